@@ -1,0 +1,54 @@
+//! One module per subcommand.
+
+mod fen;
+mod perft;
+
+use std::io::Write;
+
+use crate::{
+    CliError, ExitStatus,
+    args::{Cli, Command},
+};
+
+/// Runs a parsed command line, writing the result to `out`.
+pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    match cli.command {
+        Command::Perft(args) => perft::run(&args, out),
+        Command::Fen(args) => fen::run(&args, out),
+    }
+}
+
+/// Reads a FEN given on the command line, with every problem in the message.
+pub(crate) fn parse_fen(text: &str, lenient: bool) -> Result<xq_core::Position, CliError> {
+    let result = if lenient {
+        xq_core::Position::from_fen_lenient(text)
+    } else {
+        xq_core::Position::from_fen(text)
+    };
+    result.map_err(|err| CliError::Invalid(describe_fen_error(text, &err)))
+}
+
+/// A FEN error for people: the FEN, each syntax problem with a caret under its place, then each
+/// rule the position breaks.
+pub(crate) fn describe_fen_error(text: &str, err: &xq_core::FenError) -> String {
+    let mut message = String::from("invalid FEN\n");
+    for problem in &err.syntax {
+        message.push_str(&format!("  {text}\n"));
+        let lead: String = text[..problem.span.start.min(text.len())]
+            .chars()
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        let width = text
+            .get(problem.span.clone())
+            .map_or(1, |s| s.chars().count().max(1));
+        message.push_str(&format!("  {lead}{} {problem}\n", "^".repeat(width)));
+    }
+    for problem in &err.position {
+        message.push_str(&format!("  - {problem}\n"));
+    }
+    if err.is_only_implausible() {
+        message.push_str("  (only implausible problems: --lenient accepts this position)\n");
+    }
+    message.truncate(message.trim_end().len());
+    message
+}

@@ -1,0 +1,51 @@
+//! The `xq` command-line tool: argument parsing (clap derive), one module per subcommand, and the
+//! text/JSON output. The binary is the workspace's root package; this crate's API is not stable.
+//!
+//! # Exit codes
+//! | code | meaning |
+//! |---|---|
+//! | 0 | success |
+//! | 1 | the input was read and found wrong (invalid FEN, illegal move, a game that fails validation) |
+//! | 2 | usage error: unknown command or option, bad option value |
+//! | 3 | input/output error: a file that cannot be read or written |
+
+mod args;
+mod commands;
+mod error;
+
+use std::{io::Write, process::ExitCode};
+
+use clap::Parser;
+
+pub use crate::error::{CliError, ExitStatus};
+
+/// Runs `xq` with the process arguments, printing to stdout/stderr.
+pub fn main() -> ExitCode {
+    let args = match args::Cli::try_parse() {
+        Ok(args) => args,
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() {
+                ExitStatus::Usage as u8
+            } else {
+                0
+            });
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let status = match commands::run(args, &mut out) {
+        Ok(status) => status,
+        Err(err) => {
+            let _ = out.flush();
+            if err.is_broken_pipe() {
+                return ExitCode::SUCCESS;
+            }
+            let mut stderr = std::io::stderr().lock();
+            let _ = writeln!(stderr, "xq: {err}");
+            err.status()
+        }
+    };
+    let _ = out.flush();
+    ExitCode::from(status as u8)
+}

@@ -1,0 +1,776 @@
+//! Legal positions: move generation, playing moves, check, mate and stalemate.
+//!
+//! # Legality
+//! A move is legal when the piece may go there by its own rule and afterwards its side's king is
+//! not attacked, counting the two kings on an open file as an attack (将帅对面).
+//!
+//! Move generation first works out, once per position, which of the mover's pieces stand in a
+//! line or on a horse's leg that shields the king (`blockers`: a piece pinned by a rook or the
+//! enemy king, either of the two screens between an enemy cannon and the king, a piece on the leg
+//! of a horse aimed at the king) and which empty points lie between an enemy cannon and the king
+//! with nothing else between (`forbidden`: stepping there would give the cannon its screen). A
+//! move of any other piece, not to a forbidden point and not out of check, is legal as generated;
+//! the others are checked one by one against the position after the move.
+//!
+//! # Make/unmake or copy
+//! [`Position`] is cheap to clone (about 500 bytes, no heap), which is convenient for code that
+//! explores a line and keeps each position. The hot paths (perft, the arbiter's searches) use
+//! [`Position::make_move`] / [`Position::unmake_move`] instead, which touch a few words per move
+//! rather than copying the whole position at every node.
+
+use std::fmt;
+
+use crate::{
+    Bitboard, Board, ByColor, Color, Move, MoveList, Piece, PositionError, Role, Setup, Square,
+    attacks::{
+        ADVISOR_STEPS, ELEPHANT_STEPS, FILE_MASK, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
+        PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, between, line_nearest, line_view,
+    },
+    board::BitIter,
+    zobrist,
+};
+
+/// A legal position: exactly one king per side, each in its palace, kings not facing, the side
+/// not to move not in check.
+#[derive(Clone)]
+pub struct Position {
+    board: Board,
+    turn: Color,
+    kings: ByColor<Square>,
+    hash: u64,
+    halfmoves: u32,
+    fullmoves: u32,
+}
+
+/// What [`Position::make_move`] needs to take a move back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: Option<Piece>,
+    halfmoves: u32,
+}
+
+impl Undo {
+    /// The piece the move captured, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        self.captured
+    }
+}
+
+/// How a finished game ended on the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move (将死).
+    Checkmate,
+    /// The side to move is not in check and has no legal move (困毙): a loss in Xiangqi.
+    Stalemate,
+}
+
+/// The result of a position where the side to move has no legal move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Who won.
+    pub winner: Color,
+    /// How.
+    pub reason: EndReason,
+}
+
+/// Why a move cannot be played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IllegalMove {
+    /// No piece stands on the starting point.
+    NoPiece,
+    /// The piece on the starting point belongs to the side not to move.
+    NotYourPiece,
+    /// The piece cannot go there by its own rule (blocked, out of range, own piece on the point…).
+    CannotReach,
+    /// Afterwards the mover's own king would be attacked.
+    KingInCheck,
+    /// Afterwards the two kings would face each other on an open file (将帅对面).
+    KingsFacing,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IllegalMove::NoPiece => "there is no piece on the starting point",
+            IllegalMove::NotYourPiece => {
+                "the piece on the starting point belongs to the side not to move"
+            }
+            IllegalMove::CannotReach => "the piece cannot move there",
+            IllegalMove::KingInCheck => "it would leave the mover's own king in check",
+            IllegalMove::KingsFacing => "it would leave the two kings facing each other (将帅对面)",
+        })
+    }
+}
+
+/// A move that could not be played, with the unchanged position.
+#[derive(Clone, Debug)]
+pub struct PlayError {
+    /// The move.
+    pub m: Move,
+    /// Why.
+    pub reason: IllegalMove,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}: {}", self.m, self.reason)
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// King-safety facts of one side, computed once per position.
+#[derive(Copy, Clone, Debug, Default)]
+struct Safety {
+    checkers: Bitboard,
+    blockers: Bitboard,
+    forbidden: Bitboard,
+}
+
+impl Position {
+    /// The standard starting position, Red to move.
+    pub fn new() -> Position {
+        Position::from_setup_unchecked(Setup::start())
+    }
+
+    /// Validates a setup into a position.
+    ///
+    /// # Errors
+    /// Returns every problem found (see [`Setup::problems`]). Use
+    /// [`PositionError::ignore_implausible`] to accept positions that are merely unreachable from
+    /// the start (too many pieces, a pawn behind its starting rank, …).
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        let problems = setup.problems();
+        if problems.is_empty() {
+            Ok(Position::from_setup_unchecked(setup))
+        } else {
+            Err(PositionError::new(setup, problems))
+        }
+    }
+
+    /// Builds a position without checks, for setups already known to be fine except for
+    /// implausible problems; each side must have a king.
+    pub(crate) fn from_setup_unchecked(setup: Setup) -> Position {
+        let Setup {
+            board,
+            turn,
+            halfmoves,
+            fullmoves,
+        } = setup;
+        let kings = ByColor::new_with(|c| board.king_of(c).unwrap_or(Square::E0));
+        let mut hash = if turn == Color::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for (sq, piece) in board.pieces() {
+            hash ^= zobrist::piece_key(piece, sq);
+        }
+        Position {
+            board,
+            turn,
+            kings,
+            hash,
+            halfmoves,
+            fullmoves,
+        }
+    }
+
+    /// The setup of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board.clone(),
+            turn: self.turn,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// The placement.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Whose turn it is.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Plies since the last capture.
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number (1 in the starting position, incremented after Black's move).
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board.piece_at(sq)
+    }
+
+    /// Where `color`'s king stands.
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        self.kings[color]
+    }
+
+    /// The position key: equal for equal placement and side to move (see the `zobrist` module
+    /// for how to use it safely).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether the placement and the side to move are the same (the counters are ignored): the
+    /// equality that repetition rules use.
+    pub fn same_position(&self, other: &Position) -> bool {
+        self.hash == other.hash && self.turn == other.turn && self.board == other.board
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.safety(self.turn).checkers.any()
+    }
+
+    /// The enemy pieces giving check to the side to move (the enemy king when the kings face).
+    pub fn checkers(&self) -> Bitboard {
+        self.safety(self.turn).checkers
+    }
+
+    /// Whether `color`'s king is attacked (whoever is to move).
+    pub fn is_king_attacked(&self, color: Color) -> bool {
+        self.safety(color).checkers.any()
+    }
+
+    /// `color`'s pieces that shield their king: moving one of them off its point may expose the
+    /// king (pinned by a rook or the enemy king, one of two screens between an enemy cannon and the
+    /// king, or standing on the leg of a horse aimed at the king). Such a piece may still move
+    /// where it keeps shielding; use [`Position::is_legal`] for a given move.
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        self.safety(color).blockers
+    }
+
+    /// The pieces of `color` that attack `sq`, by the pieces' own movement only (see
+    /// [`Board::attackers_of`]; whether capturing would be legal is not considered).
+    pub fn attackers_of(&self, sq: Square, color: Color) -> Bitboard {
+        self.board.attackers_of(sq, color)
+    }
+
+    /// All legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.gen_legal(Bitboard::FULL, |m| list.push(m));
+        list
+    }
+
+    /// The legal moves of the piece on `from` (none if it is not the mover's).
+    pub fn legal_moves_from(&self, from: Square) -> MoveList {
+        let mut list = MoveList::new();
+        self.gen_legal(Bitboard::from_square(from), |m| list.push(m));
+        list
+    }
+
+    /// The legal moves of the mover's pieces on the points of `from`.
+    pub fn legal_moves_from_set(&self, from: Bitboard) -> MoveList {
+        let mut list = MoveList::new();
+        self.gen_legal(from, |m| list.push(m));
+        list
+    }
+
+    /// The legal captures of the side to move.
+    pub fn legal_captures(&self) -> MoveList {
+        let theirs = self.board.by_color(self.turn.other());
+        let mut list = MoveList::new();
+        self.gen_legal(Bitboard::FULL, |m| {
+            if theirs.contains(m.to) {
+                list.push(m);
+            }
+        });
+        list
+    }
+
+    /// How many legal moves the side to move has.
+    pub fn count_legal_moves(&self) -> usize {
+        let mut n = 0;
+        self.gen_legal(Bitboard::FULL, |_| n += 1);
+        n
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        // Cheap enough: generation stops being the cost once a position is in memory.
+        self.count_legal_moves() > 0
+    }
+
+    /// The result if the side to move has no legal move (checkmate or stalemate, both losses).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.has_legal_move() {
+            return None;
+        }
+        let reason = if self.is_check() {
+            EndReason::Checkmate
+        } else {
+            EndReason::Stalemate
+        };
+        Some(Outcome {
+            winner: self.turn.other(),
+            reason,
+        })
+    }
+
+    /// Whether `m` is legal.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check_move(m).is_ok()
+    }
+
+    /// Whether `m` is legal, and if not, why.
+    ///
+    /// # Errors
+    /// The reason the move cannot be played.
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        let us = self.turn;
+        let Some(piece) = self.board.piece_at(m.from) else {
+            return Err(IllegalMove::NoPiece);
+        };
+        if piece.color != us {
+            return Err(IllegalMove::NotYourPiece);
+        }
+        let mut reachable = false;
+        self.gen_pseudo(us, Bitboard::from_square(m.from), &mut |from, to| {
+            reachable |= from == m.from && to == m.to;
+        });
+        if !reachable {
+            return Err(IllegalMove::CannotReach);
+        }
+        if self.king_safe_after(m, us) {
+            Ok(())
+        } else if self.kings_face_after(m, us) {
+            Err(IllegalMove::KingsFacing)
+        } else {
+            Err(IllegalMove::KingInCheck)
+        }
+    }
+
+    /// Plays a legal move, returning the new position.
+    ///
+    /// # Errors
+    /// If the move is illegal.
+    pub fn play(&self, m: Move) -> Result<Position, PlayError> {
+        self.check_move(m)
+            .map_err(|reason| PlayError { m, reason })?;
+        let mut next = self.clone();
+        next.make_move(m);
+        Ok(next)
+    }
+
+    /// Plays a move known to be legal, in place.
+    pub fn play_unchecked(&mut self, m: Move) {
+        self.make_move(m);
+    }
+
+    /// Plays a move known to be legal, in place, returning what [`Position::unmake_move`] needs.
+    /// Playing an illegal move leaves a position that breaks the invariants of this type (no harm
+    /// is done to memory; later answers are meaningless). A move from an empty point does nothing.
+    #[inline]
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let undo = Undo {
+            captured: self.board.piece_at(m.to),
+            halfmoves: self.halfmoves,
+        };
+        let Some(piece) = self.board.piece_at(m.from) else {
+            return undo;
+        };
+        if let Some(captured) = undo.captured {
+            self.board.remove_unchecked(m.to, captured);
+            self.hash ^= zobrist::piece_key(captured, m.to);
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves += 1;
+        }
+        self.board.relocate_unchecked(m.from, m.to, piece);
+        self.hash ^= zobrist::piece_key(piece, m.from)
+            ^ zobrist::piece_key(piece, m.to)
+            ^ zobrist::BLACK_TO_MOVE;
+        if piece.role == Role::King {
+            self.kings[piece.color] = m.to;
+        }
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = self.turn.other();
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made with [`Position::make_move`].
+    #[inline]
+    pub fn unmake_move(&mut self, m: Move, undo: Undo) {
+        let Some(piece) = self.board.piece_at(m.to) else {
+            return;
+        };
+        self.turn = self.turn.other();
+        if self.turn == Color::Black {
+            self.fullmoves -= 1;
+        }
+        self.board.relocate_unchecked(m.to, m.from, piece);
+        self.hash ^= zobrist::piece_key(piece, m.from)
+            ^ zobrist::piece_key(piece, m.to)
+            ^ zobrist::BLACK_TO_MOVE;
+        if let Some(captured) = undo.captured {
+            self.board.add_unchecked(m.to, captured);
+            self.hash ^= zobrist::piece_key(captured, m.to);
+        }
+        if piece.role == Role::King {
+            self.kings[piece.color] = m.from;
+        }
+        self.halfmoves = undo.halfmoves;
+    }
+
+    /// The same placement with the other side to move, as if the side to move passed. Used to ask
+    /// "what would the mover threaten if the opponent did nothing" (杀, 捉). The result may have
+    /// the side that is not to move in check, which a game never reaches.
+    #[must_use]
+    pub fn passed(&self) -> Position {
+        let mut next = self.clone();
+        next.turn = next.turn.other();
+        next.hash ^= zobrist::BLACK_TO_MOVE;
+        next
+    }
+
+    /// The position in FEN (six fields).
+    pub fn fen(&self) -> String {
+        crate::fen::six_fields(&self.board, self.turn, self.halfmoves, self.fullmoves)
+    }
+
+    /// The placement and side to move in FEN (two fields).
+    pub fn short_fen(&self) -> String {
+        format!("{} {}", self.board.board_fen(), self.turn.fen_char())
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Generation
+
+    /// Calls `emit` for every legal move of the mover's pieces on `from_mask`.
+    #[inline]
+    fn gen_legal(&self, from_mask: Bitboard, mut emit: impl FnMut(Move)) {
+        let us = self.turn;
+        let safety = self.safety(us);
+        let king = self.kings[us];
+        if safety.checkers.any() {
+            self.gen_pseudo(us, from_mask, &mut |from, to| {
+                let m = Move::new(from, to);
+                if self.king_safe_after(m, us) {
+                    emit(m);
+                }
+            });
+        } else {
+            let slow_from = safety.blockers.with(king);
+            let slow_to = safety.forbidden;
+            self.gen_pseudo(us, from_mask, &mut |from, to| {
+                let m = Move::new(from, to);
+                if !(slow_from.contains(from) || slow_to.contains(to))
+                    || self.king_safe_after(m, us)
+                {
+                    emit(m);
+                }
+            });
+        }
+    }
+
+    /// Calls `emit(from, to)` for every move of `us`'s pieces on `from_mask` that their own rules
+    /// allow, ignoring king safety.
+    #[inline]
+    fn gen_pseudo(&self, us: Color, from_mask: Bitboard, emit: &mut impl FnMut(Square, Square)) {
+        let board = &self.board;
+        let ours = board.by_color(us) & from_mask;
+        let not_ours = !board.by_color(us);
+        let theirs = board.by_color(us.other());
+        let occ = board.occupied();
+
+        for from in ours & board.by_role(Role::Rook) {
+            self.gen_line(from, |v| v.first, theirs, emit);
+        }
+        for from in ours & board.by_role(Role::Cannon) {
+            self.gen_line(from, |v| v.second, theirs, emit);
+        }
+        for from in ours & board.by_role(Role::Horse) {
+            for (to, leg) in HORSE_STEPS[from.index()].iter() {
+                if not_ours.contains(to) && !occ.contains(leg) {
+                    emit(from, to);
+                }
+            }
+        }
+        for from in ours & board.by_role(Role::Pawn) {
+            for to in PAWN_STEPS[us.index()][from.index()] & not_ours {
+                emit(from, to);
+            }
+        }
+        for from in ours & board.by_role(Role::Elephant) {
+            for (to, eye) in ELEPHANT_STEPS[us.index()][from.index()].iter() {
+                if not_ours.contains(to) && !occ.contains(eye) {
+                    emit(from, to);
+                }
+            }
+        }
+        for from in ours & board.by_role(Role::Advisor) {
+            for to in ADVISOR_STEPS[from.index()] & not_ours {
+                emit(from, to);
+            }
+        }
+        for from in ours & board.by_role(Role::King) {
+            for to in KING_STEPS[from.index()] & not_ours {
+                emit(from, to);
+            }
+        }
+    }
+
+    /// Moves of a rook or cannon on `from`: sliding to empty points, and captures on the points
+    /// `capture` picks (kept only where an enemy piece stands).
+    #[inline]
+    fn gen_line(
+        &self,
+        from: Square,
+        capture: impl Fn(crate::attacks::LineView) -> u16,
+        theirs: Bitboard,
+        emit: &mut impl FnMut(Square, Square),
+    ) {
+        let (f, r) = (from.file().index(), from.rank().index());
+        let base = r * 9;
+        let v = line_view(self.board.rank_bits(r), f as u32, RANK_MASK);
+        for bit in BitIter(v.slide) {
+            emit(from, Square::from_index(base + bit as usize));
+        }
+        for bit in BitIter(capture(v)) {
+            let to = Square::from_index(base + bit as usize);
+            if theirs.contains(to) {
+                emit(from, to);
+            }
+        }
+        let v = line_view(self.board.file_bits(f), r as u32, FILE_MASK);
+        for bit in BitIter(v.slide) {
+            emit(from, Square::from_index(bit as usize * 9 + f));
+        }
+        for bit in BitIter(capture(v)) {
+            let to = Square::from_index(bit as usize * 9 + f);
+            if theirs.contains(to) {
+                emit(from, to);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // King safety
+
+    /// Checkers, shielding pieces and forbidden points for `us`'s king.
+    fn safety(&self, us: Color) -> Safety {
+        let board = &self.board;
+        let them = us.other();
+        let king = self.kings[us];
+        let theirs = board.by_color(them);
+        let ours = board.by_color(us);
+        let straight = (board.by_role(Role::Rook) | board.by_role(Role::King)) & theirs;
+        let cannons = board.by_role(Role::Cannon) & theirs;
+        let (kf, kr) = (king.file().index(), king.rank().index());
+        let mut safety = Safety::default();
+        let lines = LineFacts {
+            king,
+            ours,
+            straight,
+            cannons,
+        };
+        lines.scan(
+            board.rank_bits(kr),
+            kf,
+            |b| Square::from_index(kr * 9 + b as usize),
+            &mut safety,
+        );
+        lines.scan(
+            board.file_bits(kf),
+            kr,
+            |b| Square::from_index(b as usize * 9 + kf),
+            &mut safety,
+        );
+
+        let horses = board.by_role(Role::Horse) & theirs;
+        let occ = board.occupied();
+        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+            if horses.contains(h) {
+                if !occ.contains(leg) {
+                    safety.checkers.add(h);
+                } else if ours.contains(leg) {
+                    safety.blockers.add(leg);
+                }
+            }
+        }
+        safety.checkers |=
+            PAWN_ATTACKERS[them.index()][king.index()] & theirs & board.by_role(Role::Pawn);
+        safety
+    }
+
+    /// Whether `us`'s king is safe after the pseudo-legal move `m` (which need not be `us`'s turn
+    /// to play; the board is not changed).
+    #[inline]
+    fn king_safe_after(&self, m: Move, us: Color) -> bool {
+        let board = &self.board;
+        let them = us.other();
+        let (from, to) = (m.from, m.to);
+        let king = if from == self.kings[us] {
+            to
+        } else {
+            self.kings[us]
+        };
+        let theirs = board.by_color(them).without(to);
+        let straight = (board.by_role(Role::Rook) | board.by_role(Role::King)) & theirs;
+        let cannons = board.by_role(Role::Cannon) & theirs;
+        let occ = board.occupied().without(from).with(to);
+        let (kf, kr) = (king.file().index(), king.rank().index());
+
+        let mut rank_occ = board.rank_bits(kr);
+        let mut file_occ = board.file_bits(kf);
+        if from.rank().index() == kr {
+            rank_occ &= !(1 << from.file().index());
+        }
+        if to.rank().index() == kr {
+            rank_occ |= 1 << to.file().index();
+        }
+        if from.file().index() == kf {
+            file_occ &= !(1 << from.rank().index());
+        }
+        if to.file().index() == kf {
+            file_occ |= 1 << to.rank().index();
+        }
+        if line_attacked(
+            rank_occ,
+            kf,
+            |b| Square::from_index(kr * 9 + b as usize),
+            straight,
+            cannons,
+        ) || line_attacked(
+            file_occ,
+            kr,
+            |b| Square::from_index(b as usize * 9 + kf),
+            straight,
+            cannons,
+        ) {
+            return false;
+        }
+        let horses = board.by_role(Role::Horse) & theirs;
+        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+            if horses.contains(h) && !occ.contains(leg) {
+                return false;
+            }
+        }
+        (PAWN_ATTACKERS[them.index()][king.index()] & theirs & board.by_role(Role::Pawn)).is_empty()
+    }
+
+    /// Whether after `m` the two kings would face each other on an open file.
+    fn kings_face_after(&self, m: Move, us: Color) -> bool {
+        let ours = if m.from == self.kings[us] {
+            m.to
+        } else {
+            self.kings[us]
+        };
+        let theirs = self.kings[us.other()];
+        if theirs == m.to || ours.file() != theirs.file() {
+            return false;
+        }
+        let occ = self.board.occupied().without(m.from).with(m.to);
+        (between(ours, theirs) & occ).is_empty()
+    }
+}
+
+/// What the king-safety scan of one line needs.
+struct LineFacts {
+    king: Square,
+    ours: Bitboard,
+    straight: Bitboard,
+    cannons: Bitboard,
+}
+
+impl LineFacts {
+    /// Checkers, shielding pieces and forbidden points along one line through the king.
+    #[inline(always)]
+    fn scan(&self, occ: u16, pos: usize, to_sq: impl Fn(u32) -> Square, safety: &mut Safety) {
+        for upwards in [true, false] {
+            let near = line_nearest(occ, pos as u32, upwards);
+            let Some(b1) = near[0] else { continue };
+            let s1 = to_sq(b1);
+            if self.straight.contains(s1) {
+                safety.checkers.add(s1);
+                continue;
+            }
+            if self.cannons.contains(s1) {
+                safety.forbidden |= between(self.king, s1);
+            }
+            let Some(b2) = near[1] else { continue };
+            let s2 = to_sq(b2);
+            if self.cannons.contains(s2) {
+                safety.checkers.add(s2);
+                continue;
+            }
+            if self.straight.contains(s2) {
+                if self.ours.contains(s1) {
+                    safety.blockers.add(s1);
+                }
+                continue;
+            }
+            let Some(b3) = near[2] else { continue };
+            if self.cannons.contains(to_sq(b3)) {
+                if self.ours.contains(s1) {
+                    safety.blockers.add(s1);
+                }
+                if self.ours.contains(s2) {
+                    safety.blockers.add(s2);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a rook or king (`straight`) sees the point at `pos` along the line, or a cannon does
+/// over one screen.
+#[inline(always)]
+fn line_attacked(
+    occ: u16,
+    pos: usize,
+    to_sq: impl Fn(u32) -> Square,
+    straight: Bitboard,
+    cannons: Bitboard,
+) -> bool {
+    [true, false].into_iter().any(|upwards| {
+        let near = line_nearest(occ, pos as u32, upwards);
+        near[0].is_some_and(|b| straight.contains(to_sq(b)))
+            || near[1].is_some_and(|b| cannons.contains(to_sq(b)))
+    })
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl PartialEq for Position {
+    /// Equal placement, side to move and counters. For the repetition rule use
+    /// [`Position::same_position`], which ignores the counters.
+    fn eq(&self, other: &Position) -> bool {
+        self.same_position(other)
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}

@@ -1,0 +1,106 @@
+//! End-to-end tests of `xq perft` and `xq fen`: output, errors and exit codes.
+
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+use std::process::Command;
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+fn xq(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .output()
+        .expect("run xq");
+    Run {
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+#[test]
+fn perft_json_contract() {
+    let run = xq(&["perft", "--depth", "3", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["depth"], 3);
+    assert_eq!(v["nodes"], 79_666);
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn perft_divide_sums_up() {
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w";
+    let run = xq(&[
+        "perft", "--fen", fen, "--depth", "2", "--divide", "--format", "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let split = v["divide"].as_array().unwrap();
+    assert_eq!(split.len(), 38);
+    let sum: u64 = split.iter().map(|e| e["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 1128);
+    assert_eq!(v["nodes"], 1128);
+    let text = xq(&["perft", "--fen", fen, "--depth", "2", "--divide"]);
+    assert!(
+        text.stdout
+            .lines()
+            .any(|l| l.starts_with("depth 2 nodes 1128"))
+    );
+}
+
+#[test]
+fn fen_diagram() {
+    let run = xq(&[
+        "fen",
+        "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn fen_diagram_in_check_and_mate() {
+    let run = xq(&["fen", "R3k4/1R7/9/9/9/9/9/9/9/3K5 b"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn fen_json() {
+    let run = xq(&["fen", "--format", "json", "3k5/9/3P5/9/9/9/9/9/9/4K4 b"]);
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!(run.stdout, @r#"{"fen":"3k5/9/3P5/9/9/9/9/9/9/4K4 b - - 0 1","turn":"black","check":false,"legal_moves":0,"outcome":"red wins by stalemate (困毙)"}"#);
+}
+
+#[test]
+fn fen_errors_list_every_problem() {
+    let run = xq(&[
+        "fen",
+        "rnbaxabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN q",
+    ]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "");
+    insta::assert_snapshot!(run.stderr);
+}
+
+#[test]
+fn fen_rule_errors() {
+    let run = xq(&["fen", "4k4/9/9/9/9/9/9/9/3A5/4K4 w"]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!(run.stderr);
+    let lenient = xq(&["fen", "--lenient", "3k5/9/9/9/9/9/9/9/3A5/4K4 w"]);
+    assert_eq!(lenient.code, 0, "{}", lenient.stderr);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(xq(&["perft"]).code, 2);
+    assert_eq!(xq(&["no-such-command"]).code, 2);
+    assert_eq!(xq(&["perft", "--depth", "x"]).code, 2);
+    assert_eq!(xq(&["--version"]).code, 0);
+}
