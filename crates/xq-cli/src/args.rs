@@ -17,6 +17,10 @@ pub(crate) enum Command {
     Perft(PerftArgs),
     /// Validate and normalise a FEN, and draw the board.
     Fen(FenArgs),
+    /// Read move tokens (Chinese, WXF, ICCS/UCCI) in a position and show each in every notation.
+    Move(MoveArgs),
+    /// Convert a move list, played from a position, to another notation.
+    Notation(NotationArgs),
 }
 
 /// How to print a result.
@@ -65,4 +69,67 @@ mod tests {
     fn clap_definition_is_consistent() {
         super::Cli::command().debug_assert();
     }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MoveArgs {
+    /// The position the moves are read in (default: the starting position).
+    #[arg(long)]
+    pub(crate) fen: Option<String>,
+    /// Accept only standard notation (see docs/notation.md); otherwise every form real archives
+    /// use is read.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// The moves, each read in the same position: 炮二平五, 马8进7, C2.5, h2e2, H2-E2 …
+    #[arg(required = true)]
+    pub(crate) tokens: Vec<String>,
+}
+
+/// A notation to write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Target {
+    /// Chinese, simplified characters: 炮二平五 马８进７.
+    Chinese,
+    /// Chinese, traditional characters: 炮二平五 馬８進７.
+    Traditional,
+    /// WXF: C2.5 H8+7.
+    Wxf,
+    /// ICCS: H2-E2.
+    Iccs,
+    /// UCCI: h2e2.
+    Ucci,
+}
+
+/// How several pawns of one kind on a file are named in Chinese.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TandemArg {
+    /// xqbase's computer standard: 一…五 across files (二兵平四).
+    Xqbase,
+    /// The traditional habit: 前二三四后, and 前兵九平八 naming the file.
+    Traditional,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct NotationArgs {
+    /// The starting position (default: the standard one).
+    #[arg(long)]
+    pub(crate) fen: Option<String>,
+    /// The notation to write.
+    #[arg(long, value_enum)]
+    pub(crate) to: Target,
+    /// How to name several pawns on a file in Chinese.
+    #[arg(long, value_enum, default_value_t = TandemArg::Xqbase)]
+    pub(crate) tandem: TandemArg,
+    /// Write Black's Chinese numbers as ASCII digits (8) instead of full-width (８).
+    #[arg(long)]
+    pub(crate) ascii_digits: bool,
+    /// Accept only standard notation in the input.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// The moves, in any notation, mixed if need be; read from standard input when none are
+    /// given (move numbers such as `1.` and a result such as `1-0` are skipped there).
+    pub(crate) moves: Vec<String>,
 }

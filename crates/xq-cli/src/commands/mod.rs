@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
 mod fen;
+mod moves;
+mod notation;
 mod perft;
 
 use std::io::Write;
@@ -15,6 +17,8 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
     match cli.command {
         Command::Perft(args) => perft::run(&args, out),
         Command::Fen(args) => fen::run(&args, out),
+        Command::Move(args) => moves::run(&args, out),
+        Command::Notation(args) => notation::run(&args, out),
     }
 }
 

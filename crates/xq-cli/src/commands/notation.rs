@@ -1,0 +1,85 @@
+//! `xq notation`.
+
+use std::io::{Read, Write};
+
+use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script, TandemStyle, write};
+
+use crate::{
+    CliError, ExitStatus,
+    args::{NotationArgs, TandemArg, Target},
+};
+
+pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let mut pos = super::parse_fen(args.fen.as_deref().unwrap_or(xq_core::START_FEN), false)?;
+    let tokens: Vec<String> = if args.moves.is_empty() {
+        let mut input = String::new();
+        std::io::stdin()
+            .read_to_string(&mut input)
+            .map_err(|source| CliError::Io {
+                context: "cannot read the moves from standard input".to_owned(),
+                source,
+            })?;
+        input
+            .split_whitespace()
+            .filter(|t| !is_filler(t))
+            .map(str::to_owned)
+            .collect()
+    } else {
+        args.moves
+            .iter()
+            .flat_map(|m| m.split_whitespace())
+            .map(str::to_owned)
+            .collect()
+    };
+    let tandem = match args.tandem {
+        TandemArg::Xqbase => TandemStyle::Xqbase,
+        TandemArg::Traditional => TandemStyle::Traditional,
+    };
+    let style = |script| ChineseStyle {
+        script,
+        tandem,
+        ascii_digits: args.ascii_digits,
+    };
+    let notation = match args.to {
+        Target::Chinese => Notation::Chinese(style(Script::Simplified)),
+        Target::Traditional => Notation::Chinese(style(Script::Traditional)),
+        Target::Wxf => Notation::Wxf,
+        Target::Iccs => Notation::Iccs,
+        Target::Ucci => Notation::Ucci,
+    };
+    let mut reader = Reader::new(if args.strict {
+        Mode::Strict
+    } else {
+        Mode::Lenient
+    });
+    let mut written = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        let m = reader.read(token, &pos).map_err(|err| {
+            let detail = match &err {
+                xq_notation::NotationError::Syntax(e) => format!("\n{}", e.render()),
+                other => format!(": {other}"),
+            };
+            CliError::Invalid(format!(
+                "move {} (ply {}, {} to move) `{token}` cannot be read{detail}\n  position: {}",
+                i / 2 + 1,
+                i + 1,
+                pos.turn(),
+                pos.fen()
+            ))
+        })?;
+        written.push(write(&pos, m, notation));
+        pos.play_unchecked(m);
+    }
+    writeln!(out, "{}", written.join(" "))?;
+    Ok(ExitStatus::Success)
+}
+
+/// Move numbers (`1.`, `12...`) and results, skipped in text read from standard input.
+fn is_filler(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+        || (token.ends_with('.')
+            && token
+                .trim_end_matches('.')
+                .bytes()
+                .all(|b| b.is_ascii_digit()))
+}

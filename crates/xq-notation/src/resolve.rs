@@ -1,0 +1,654 @@
+//! Reading a token against a position.
+//!
+//! Chinese and WXF moves name a piece and where it goes; the resolver picks the pieces the
+//! selector can mean, computes each one's destination from the direction and amount (every such
+//! destination is unique), and keeps the legal moves. Exactly one must remain.
+
+use std::fmt;
+
+use xq_core::{Color, File, IllegalMove, Move, Piece, Position, Role, Square};
+
+use crate::{
+    syntax::{Descriptive, Direction, MoveText, Numerals, Selector, SyntaxError, System, Tandem},
+    write::{self, Notation},
+};
+
+/// How strictly to read.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Only the standard notation: the rulebook's forms plus the multi-pawn conventions this
+    /// crate writes (xqbase's ordinals, the traditional 前二三四后 and five-character forms, WXF's
+    /// signs), Red's files in Chinese numerals and Black's in digits.
+    Strict,
+    /// Everything real archives contain (the default): also a doubled rook, horse or cannon
+    /// named by its file when only one of them can make the move, either side's numerals, the
+    /// piece-less and sign-first forms, lower-case WXF letters, and the dialects listed in
+    /// [`Deviations`](crate::Deviations).
+    #[default]
+    Lenient,
+}
+
+/// Why a readable token is not a move in this position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResolveError {
+    /// No piece fits the description.
+    NoPiece {
+        /// What was looked for, in words.
+        message: String,
+    },
+    /// The piece exists but cannot make that move by its own rule.
+    CannotReach {
+        /// The piece's point.
+        from: Square,
+        /// What is wrong, in words.
+        message: String,
+    },
+    /// The move breaks a rule of play.
+    Illegal {
+        /// The move.
+        m: Move,
+        /// Which rule.
+        reason: IllegalMove,
+    },
+    /// Several legal moves fit.
+    Ambiguous {
+        /// Every legal move that fits.
+        candidates: Vec<Move>,
+        /// How to write each one unambiguously.
+        suggestions: Vec<String>,
+    },
+    /// Readable, but not standard notation (strict mode only).
+    NotStrict {
+        /// The move it means.
+        m: Move,
+        /// What departs from the standard.
+        reasons: Vec<String>,
+        /// The standard way to write it.
+        standard: String,
+    },
+}
+
+impl ResolveError {
+    /// A short machine-readable name: `no_piece`, `cannot_reach`, `illegal`, `ambiguous`,
+    /// `not_strict`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ResolveError::NoPiece { .. } => "no_piece",
+            ResolveError::CannotReach { .. } => "cannot_reach",
+            ResolveError::Illegal { .. } => "illegal",
+            ResolveError::Ambiguous { .. } => "ambiguous",
+            ResolveError::NotStrict { .. } => "not_strict",
+        }
+    }
+
+    /// The candidates of an ambiguous move (empty otherwise).
+    pub fn candidates(&self) -> &[Move] {
+        match self {
+            ResolveError::Ambiguous { candidates, .. } => candidates,
+            _ => &[],
+        }
+    }
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::NoPiece { message } | ResolveError::CannotReach { message, .. } => {
+                f.write_str(message)
+            }
+            ResolveError::Illegal { m, reason } => write!(f, "{m} is illegal: {reason}"),
+            ResolveError::Ambiguous {
+                candidates,
+                suggestions,
+            } => {
+                write!(f, "ambiguous: {} legal moves fit (", candidates.len())?;
+                for (i, (m, s)) in candidates.iter().zip(suggestions).enumerate() {
+                    write!(f, "{}{m} = {s}", if i == 0 { "" } else { ", " })?;
+                }
+                f.write_str("); write one of those instead")
+            }
+            ResolveError::NotStrict {
+                m,
+                reasons,
+                standard,
+            } => {
+                write!(
+                    f,
+                    "not standard notation for {m}: {}; the standard form is {standard}",
+                    reasons.join("; ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+/// A token that is not a move here: unreadable, or readable but not resolvable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationError {
+    /// The text is not a move in any notation.
+    Syntax(SyntaxError),
+    /// The text is readable but names no single legal move here.
+    Resolve(ResolveError),
+}
+
+impl NotationError {
+    /// `syntax` or the [`ResolveError::kind`].
+    pub fn kind(&self) -> &'static str {
+        match self {
+            NotationError::Syntax(_) => "syntax",
+            NotationError::Resolve(e) => e.kind(),
+        }
+    }
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::Syntax(e) => e.fmt(f),
+            NotationError::Resolve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+impl From<SyntaxError> for NotationError {
+    fn from(e: SyntaxError) -> NotationError {
+        NotationError::Syntax(e)
+    }
+}
+
+impl From<ResolveError> for NotationError {
+    fn from(e: ResolveError) -> NotationError {
+        NotationError::Resolve(e)
+    }
+}
+
+impl MoveText {
+    /// The move this text means in `pos`.
+    ///
+    /// # Errors
+    /// If no piece fits, the piece cannot go there, the move is illegal, several moves fit, or
+    /// (strict mode) the text is not standard notation.
+    pub fn resolve(&self, pos: &Position, mode: Mode) -> Result<Move, ResolveError> {
+        match self {
+            MoveText::Coordinate(m) => resolve_coordinate(pos, *m),
+            MoveText::Descriptive(d) => d.resolve(pos, mode),
+        }
+    }
+}
+
+fn resolve_coordinate(pos: &Position, m: Move) -> Result<Move, ResolveError> {
+    match pos.check_move(m) {
+        Ok(()) => Ok(m),
+        Err(IllegalMove::NoPiece) => Err(ResolveError::NoPiece {
+            message: format!("{m}: there is no piece on {}", m.from),
+        }),
+        Err(IllegalMove::NotYourPiece) => Err(ResolveError::NoPiece {
+            message: format!(
+                "{m}: the piece on {} is {}'s, but it is {}'s turn",
+                m.from,
+                pos.turn().other(),
+                pos.turn()
+            ),
+        }),
+        Err(IllegalMove::CannotReach) => Err(ResolveError::CannotReach {
+            from: m.from,
+            message: format!(
+                "{m}: the {} on {} cannot move to {}",
+                piece_name(pos, m.from),
+                m.from,
+                m.to
+            ),
+        }),
+        Err(reason) => Err(ResolveError::Illegal { m, reason }),
+    }
+}
+
+fn piece_name(pos: &Position, sq: Square) -> String {
+    pos.piece_at(sq).map_or_else(
+        || "piece".to_owned(),
+        |p| format!("{} ({})", p.role, p.chinese()),
+    )
+}
+
+/// Up to ten points (one file's worth), on the stack.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Points {
+    len: usize,
+    items: [Square; 10],
+}
+
+impl Points {
+    const EMPTY: Points = Points {
+        len: 0,
+        items: [Square::A0; 10],
+    };
+
+    fn push(&mut self, sq: Square) {
+        if self.len < self.items.len() {
+            self.items[self.len] = sq;
+            self.len += 1;
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[Square] {
+        &self.items[..self.len]
+    }
+}
+
+impl std::ops::Deref for Points {
+    type Target = [Square];
+    fn deref(&self) -> &[Square] {
+        self.as_slice()
+    }
+}
+
+/// The pieces of `color` and `role` on `file`, the one nearest the opponent first.
+pub(crate) fn on_file(pos: &Position, color: Color, role: Role, file: File) -> Points {
+    let mut points = Points::EMPTY;
+    let on = pos
+        .board()
+        .by_piece(Piece::new(color, role))
+        .filter(|sq| sq.file() == file);
+    // Bit order is rank order: Red's front is the highest rank, Black's the lowest.
+    match color {
+        Color::Red => {
+            let mut all = Points::EMPTY;
+            on.for_each(|sq| all.push(sq));
+            all.as_slice().iter().rev().for_each(|&sq| points.push(sq));
+        }
+        Color::Black => on.for_each(|sq| points.push(sq)),
+    }
+    points
+}
+
+/// The files holding two or more pieces of `color` and `role`, the mover's rightmost first, each
+/// with its pieces front to back.
+pub(crate) fn doubled_files(pos: &Position, color: Color, role: Role) -> Vec<(File, Points)> {
+    let pieces = pos.board().by_piece(Piece::new(color, role));
+    if pieces.count() < 2 {
+        return Vec::new();
+    }
+    (1..=9)
+        .filter_map(|n| File::from_number(n, color))
+        .map(|file| (file, on_file(pos, color, role, file)))
+        .filter(|(_, list)| list.len() >= 2)
+        .collect()
+}
+
+/// The piece a tandem word picks among `list` (front to back), if it picks one.
+fn pick(list: &[Square], tandem: Tandem) -> Option<Square> {
+    let n = list.len();
+    if n < 2 {
+        return None;
+    }
+    match tandem {
+        Tandem::Front | Tandem::WxfFirst => list.first().copied(),
+        Tandem::Rear | Tandem::WxfLast => list.last().copied(),
+        Tandem::Middle => (n % 2 == 1).then(|| list[n / 2]),
+        Tandem::Ordinal(k) => list.get(usize::from(k).checked_sub(1)?).copied(),
+        Tandem::WxfPlus => list.get(if n >= 4 { 1 } else { 0 }).copied(),
+        Tandem::WxfMinus => list.get(if n >= 4 { n - 2 } else { n - 1 }).copied(),
+    }
+}
+
+/// Where the piece on `from` goes when it moves `direction` by `amount`, if that is a place
+/// (the piece's own rule is checked later).
+pub(crate) fn destination(
+    from: Square,
+    role: Role,
+    color: Color,
+    direction: Direction,
+    amount: u8,
+) -> Option<Square> {
+    let forward: i32 = if color == Color::Red { 1 } else { -1 };
+    let sign = match direction {
+        Direction::Advance => forward,
+        Direction::Retreat => -forward,
+        Direction::Traverse => 0,
+    };
+    match role {
+        Role::King | Role::Rook | Role::Cannon | Role::Pawn => {
+            if direction == Direction::Traverse {
+                let file = File::from_number(amount, color)?;
+                (file != from.file()).then(|| Square::new(file, from.rank()))
+            } else {
+                from.offset(0, sign * i32::from(amount))
+            }
+        }
+        Role::Horse | Role::Elephant | Role::Advisor => {
+            if direction == Direction::Traverse {
+                return None;
+            }
+            let file = File::from_number(amount, color)?;
+            let df = file.index() as i32 - from.file().index() as i32;
+            let dr = match (role, df.abs()) {
+                (Role::Horse, 1) => 2,
+                (Role::Horse, 2) => 1,
+                (Role::Elephant, 2) => 2,
+                (Role::Advisor, 1) => 1,
+                _ => return None,
+            };
+            from.offset(df, sign * dr)
+        }
+    }
+}
+
+fn file_name(file_number: u8, color: Color) -> String {
+    let file = File::from_number(file_number, color).map_or('?', File::char);
+    match color {
+        Color::Red => {
+            let zh = "一二三四五六七八九"
+                .chars()
+                .nth(usize::from(file_number).saturating_sub(1))
+                .unwrap_or('?');
+            format!("file {zh} ({file})")
+        }
+        Color::Black => format!("file {file_number} ({file})"),
+    }
+}
+
+impl Descriptive {
+    /// The move this text means in `pos`; see [`MoveText::resolve`].
+    ///
+    /// # Errors
+    /// As [`MoveText::resolve`].
+    pub fn resolve(&self, pos: &Position, mode: Mode) -> Result<Move, ResolveError> {
+        let us = pos.turn();
+        let roles: &[Role] = match &self.role {
+            Some(role) => std::slice::from_ref(role),
+            None => &Role::ALL,
+        };
+        // A file named for a doubled piece (a departure found only here), as (count, role).
+        let mut file_for_tandem: Option<(usize, Role)> = None;
+        let mut selected = [(Square::A0, Role::King); 16];
+        let mut n_selected = 0;
+        for &role in roles {
+            for &sq in self.select(pos, us, role, &mut file_for_tandem).iter() {
+                if n_selected < selected.len() {
+                    selected[n_selected] = (sq, role);
+                    n_selected += 1;
+                }
+            }
+        }
+        if n_selected == 0 {
+            return Err(ResolveError::NoPiece {
+                message: self.no_piece_message(us),
+            });
+        }
+
+        let mut legal = xq_core::MoveList::new();
+        let mut illegal: Option<(Move, IllegalMove)> = None;
+        let mut unreachable: Option<Square> = None;
+        for &(from, role) in &selected[..n_selected] {
+            let Some(to) = destination(from, role, us, self.direction, self.amount) else {
+                unreachable.get_or_insert(from);
+                continue;
+            };
+            let m = Move::new(from, to);
+            match pos.check_move(m) {
+                Ok(()) => legal.push(m),
+                Err(reason @ (IllegalMove::KingInCheck | IllegalMove::KingsFacing)) => {
+                    illegal.get_or_insert((m, reason));
+                }
+                Err(_) => {
+                    unreachable.get_or_insert(from);
+                }
+            }
+        }
+        match &legal[..] {
+            [m] => {
+                let m = *m;
+                if mode == Mode::Strict {
+                    let reasons = self.departures(us, file_for_tandem);
+                    if !reasons.is_empty() {
+                        let standard = write::write(pos, m, self.standard_notation());
+                        return Err(ResolveError::NotStrict {
+                            m,
+                            reasons,
+                            standard,
+                        });
+                    }
+                }
+                Ok(m)
+            }
+            [] => match (illegal, unreachable) {
+                (Some((m, reason)), _) => Err(ResolveError::Illegal { m, reason }),
+                (None, Some(from)) => Err(ResolveError::CannotReach {
+                    from,
+                    message: format!(
+                        "the {} on {from} cannot move {}",
+                        piece_name(pos, from),
+                        self.motion_words()
+                    ),
+                }),
+                (None, None) => Err(ResolveError::NoPiece {
+                    message: self.no_piece_message(us),
+                }),
+            },
+            several => {
+                let notation = self.standard_notation();
+                Err(ResolveError::Ambiguous {
+                    candidates: several.to_vec(),
+                    suggestions: several
+                        .iter()
+                        .map(|&m| write::write(pos, m, notation))
+                        .collect(),
+                })
+            }
+        }
+    }
+
+    /// Everything in this text that strict mode refuses, in words.
+    fn departures(&self, us: Color, file_for_tandem: Option<(usize, Role)>) -> Vec<String> {
+        let mut reasons: Vec<String> = self
+            .deviations
+            .descriptions()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if self.system == System::Chinese {
+            match (self.numerals, us) {
+                (Numerals::Digits, Color::Red) => {
+                    reasons.push(
+                        "Red's files and steps are written in Chinese numerals (一…九)".to_owned(),
+                    );
+                }
+                (Numerals::Chinese, Color::Black) => {
+                    reasons
+                        .push("Black's files and steps are written in digits (１…９)".to_owned());
+                }
+                _ => {}
+            }
+        }
+        if let (Some((count, role)), Selector::File(n)) = (file_for_tandem, self.selector) {
+            reasons.push(format!(
+                "{count} {}s stand on {}: name which one ({}), not just the file",
+                role.name(),
+                file_name(n, us),
+                if self.system == System::Wxf {
+                    "+ or -"
+                } else {
+                    "前 or 后"
+                }
+            ));
+        }
+        reasons
+    }
+
+    /// The writer for the same notation, to suggest standard forms.
+    fn standard_notation(&self) -> Notation {
+        match self.system {
+            System::Wxf => Notation::Wxf,
+            _ => Notation::Chinese(write::ChineseStyle::default()),
+        }
+    }
+
+    /// The pieces of `role` the selector can mean. Notes in `file_for_tandem` when a file digit
+    /// names one of several pieces.
+    fn select(
+        &self,
+        pos: &Position,
+        us: Color,
+        role: Role,
+        file_for_tandem: &mut Option<(usize, Role)>,
+    ) -> Points {
+        let mut out = Points::EMPTY;
+        match self.selector {
+            Selector::File(n) => {
+                let Some(file) = File::from_number(n, us) else {
+                    return out;
+                };
+                let list = on_file(pos, us, role, file);
+                match list.len() {
+                    0 | 1 => return list,
+                    // Two advisors or elephants on a file: the direction tells them apart.
+                    _ if matches!(role, Role::Advisor | Role::Elephant) => return list,
+                    // WXF names the middle one of three (or five) by its file.
+                    3 | 5 if self.system == System::Wxf => out.push(list[list.len() / 2]),
+                    count => {
+                        *file_for_tandem = Some((count, role));
+                        return list;
+                    }
+                }
+            }
+            Selector::Tandem(Tandem::Ordinal(k)) => {
+                // xqbase: one series across every file holding two or more.
+                let all = doubled_files(pos, us, role);
+                if let Some(&sq) = all
+                    .iter()
+                    .flat_map(|(_, list)| list.iter())
+                    .nth(usize::from(k).saturating_sub(1))
+                {
+                    out.push(sq);
+                }
+            }
+            Selector::Tandem(tandem) => {
+                for (_, list) in doubled_files(pos, us, role) {
+                    if let Some(sq) = pick(&list, tandem) {
+                        out.push(sq);
+                    }
+                }
+            }
+            Selector::TandemOnFile(tandem, n) => {
+                let Some(file) = File::from_number(n, us) else {
+                    return out;
+                };
+                if let Some(sq) = pick(&on_file(pos, us, role, file), tandem) {
+                    out.push(sq);
+                }
+            }
+        }
+        out
+    }
+
+    fn motion_words(&self) -> String {
+        match (self.direction, self.role) {
+            (Direction::Traverse, _) => format!("sideways to file {}", self.amount),
+            (d, Some(Role::Horse | Role::Elephant | Role::Advisor)) => {
+                format!(
+                    "{} to file {}",
+                    if d == Direction::Advance {
+                        "forward"
+                    } else {
+                        "back"
+                    },
+                    self.amount
+                )
+            }
+            (d, _) => format!(
+                "{} {} point{}",
+                if d == Direction::Advance {
+                    "forward"
+                } else {
+                    "back"
+                },
+                self.amount,
+                if self.amount == 1 { "" } else { "s" }
+            ),
+        }
+    }
+
+    fn no_piece_message(&self, us: Color) -> String {
+        let (what, whats) = match self.role {
+            Some(role) => {
+                let zh = Piece::new(us, role).chinese();
+                (
+                    format!("{} ({zh})", role.name()),
+                    format!("{}s ({zh})", role.name()),
+                )
+            }
+            None => ("piece".to_owned(), "pieces of one kind".to_owned()),
+        };
+        match self.selector {
+            Selector::File(n) => format!("{} has no {what} on {}", us.title(), file_name(n, us)),
+            Selector::Tandem(_) => format!(
+                "{} has no file with two or more {whats} for the position word (前/中/后, 一…五, +/-) to pick from",
+                us.title()
+            ),
+            Selector::TandemOnFile(_, n) => format!(
+                "{} has no {what} at that place on {}: the position word counts the {whats} on that file",
+                us.title(),
+                file_name(n, us)
+            ),
+        }
+    }
+}
+
+/// Reads move tokens against positions, remembering the syntax of every distinct token (which
+/// does not depend on the position), so that an archive's tokens are parsed once each.
+#[derive(Debug, Default)]
+pub struct Reader {
+    mode: Mode,
+    cache: std::collections::HashMap<Box<str>, Result<MoveText, SyntaxError>>,
+}
+
+/// The most distinct tokens a [`Reader`] remembers; later ones are parsed every time. Real
+/// archives use a few thousand; the cap bounds memory on hostile input.
+const CACHE_LIMIT: usize = 1 << 16;
+
+impl Reader {
+    /// A reader in `mode`.
+    pub fn new(mode: Mode) -> Reader {
+        Reader {
+            mode,
+            cache: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The syntax of `text`.
+    ///
+    /// # Errors
+    /// If the text is not a move in any notation.
+    pub fn parse(&mut self, text: &str) -> Result<MoveText, SyntaxError> {
+        if let Some(known) = self.cache.get(text) {
+            return known.clone();
+        }
+        let parsed = crate::syntax::parse(text);
+        if self.cache.len() < CACHE_LIMIT {
+            self.cache.insert(text.into(), parsed.clone());
+        }
+        parsed
+    }
+
+    /// The move `text` means in `pos`.
+    ///
+    /// # Errors
+    /// See [`NotationError`].
+    pub fn read(&mut self, text: &str, pos: &Position) -> Result<Move, NotationError> {
+        let mode = self.mode;
+        Ok(self.parse(text)?.resolve(pos, mode)?)
+    }
+}
+
+/// Reads one token in `pos` (parsing it afresh; use a [`Reader`] for many).
+///
+/// # Errors
+/// See [`NotationError`].
+pub fn read(text: &str, pos: &Position, mode: Mode) -> Result<Move, NotationError> {
+    Ok(crate::syntax::parse(text)?.resolve(pos, mode)?)
+}

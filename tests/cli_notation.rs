@@ -1,0 +1,131 @@
+//! End-to-end tests of `xq move` and `xq notation`.
+
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+use std::{
+    io::Write,
+    process::{Command, Stdio},
+};
+
+fn xq(args: &[&str], stdin: Option<&str>) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn move_json_contract() {
+    let (stdout, _, code) = xq(
+        &[
+            "move",
+            "--format",
+            "json",
+            "炮二平五",
+            "C2=5",
+            "H2-E2",
+            "炮二平十",
+            "车二进一",
+            "车一进五",
+        ],
+        None,
+    );
+    assert_eq!(code, 1, "a token failed");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), 6);
+    for ok in &list[..3] {
+        assert_eq!(ok["iccs"], "h2e2");
+        assert_eq!(ok["chinese"], "炮二平五");
+        assert_eq!(ok["wxf"], "C2.5");
+    }
+    assert_eq!(list[3]["error"]["kind"], "syntax");
+    assert_eq!(list[4]["error"]["kind"], "no_piece");
+    assert_eq!(list[5]["error"]["kind"], "cannot_reach");
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn move_ambiguous_and_illegal() {
+    let fen = "3k5/9/9/2P3P2/2P3P2/9/9/9/9/4K4 w";
+    let (stdout, _, code) = xq(
+        &["move", "--fen", fen, "--format", "json", "前兵进一"],
+        None,
+    );
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v[0]["error"]["kind"], "ambiguous");
+    assert_eq!(
+        v[0]["error"]["candidates"],
+        serde_json::json!(["g6g7", "c6c7"])
+    );
+    let facing = "4k4/9/9/9/4C4/9/9/9/9/4K4 w";
+    let (stdout, _, _) = xq(
+        &["move", "--fen", facing, "--format", "json", "炮五平四"],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v[0]["error"]["kind"], "illegal");
+}
+
+#[test]
+fn move_text_shows_every_notation_and_aligned_carets() {
+    let (stdout, _, code) = xq(&["move", "马８进７", "炮二平十", "前兵进一"], None);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!(stdout);
+}
+
+#[test]
+fn notation_converts_in_every_direction() {
+    let iccs = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7";
+    let (chinese, _, code) = xq(&["notation", "--to", "chinese", iccs], None);
+    assert_eq!(code, 0);
+    assert_eq!(
+        chinese.trim(),
+        "炮二平五 马８进７ 马二进三 车９平８ 车一平二 马２进３"
+    );
+    let (wxf, _, _) = xq(&["notation", "--to", "wxf", chinese.trim()], None);
+    assert_eq!(wxf.trim(), "C2.5 H8+7 H2+3 R9.8 R1.2 H2+3");
+    let (back, _, _) = xq(
+        &["notation", "--to", "ucci"],
+        Some(&format!("1. {} 1-0\n", wxf.trim())),
+    );
+    assert_eq!(back.trim(), iccs);
+    let (trad, _, _) = xq(
+        &["notation", "--to", "traditional", "--ascii-digits", iccs],
+        None,
+    );
+    assert_eq!(
+        trad.trim(),
+        "炮二平五 馬8進7 馬二進三 車9平8 車一平二 馬2進3"
+    );
+}
+
+#[test]
+fn notation_stops_at_a_bad_move_with_its_ply() {
+    let (stdout, stderr, code) = xq(
+        &["notation", "--to", "wxf", "炮二平五 马８进７ 车二进一"],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
+    insta::assert_snapshot!(stderr);
+}
