@@ -21,6 +21,9 @@ pub(crate) enum Command {
     Move(MoveArgs),
     /// Convert a move list, played from a position, to another notation.
     Notation(NotationArgs),
+    /// Judge a repetition: every move's nature (将 杀 捉 兑 献 拦 跟 闲) with the reason, the
+    /// ruling with its clause, and the 60-round count.
+    Judge(JudgeArgs),
 }
 
 /// How to print a result.
@@ -132,4 +135,50 @@ pub(crate) struct NotationArgs {
     /// The moves, in any notation, mixed if need be; read from standard input when none are
     /// given (move numbers such as `1.` and a result such as `1-0` are skipped there).
     pub(crate) moves: Vec<String>,
+}
+
+/// A rule set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Rules {
+    /// The Chinese Xiangqi Association's 2020 rules (棋例).
+    Cxa2020,
+}
+
+/// A language for explanations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Lang {
+    /// 中文.
+    Zh,
+    /// English.
+    En,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct JudgeArgs {
+    /// The rule set.
+    #[arg(long, value_enum, default_value_t = Rules::Cxa2020)]
+    pub(crate) rules: Rules,
+    /// The starting position (default: the standard one).
+    #[arg(long)]
+    pub(crate) fen: Option<String>,
+    /// The moves, in any notation (mixed is fine), separated by spaces.
+    #[arg(long)]
+    pub(crate) moves: Option<String>,
+    /// A game file (its main line is judged) or a move list (an optional FEN line, then moves).
+    pub(crate) file: Option<std::path::PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Language of the explanations.
+    #[arg(long, value_enum, default_value_t = Lang::Zh)]
+    pub(crate) lang: Lang,
+    /// The natural limit in rounds without a capture (events may lower it).
+    #[arg(long, default_value_t = 60)]
+    pub(crate) limit_rounds: u32,
+    /// How many of the claimant's checks count towards the natural limit.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) check_cap: u32,
+    /// Cap both sides' checks, not only the claimant's.
+    #[arg(long)]
+    pub(crate) cap_both: bool,
 }

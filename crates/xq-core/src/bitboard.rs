@@ -26,6 +26,13 @@ impl Bitboard {
         Bitboard(0x1ff_u128 << (rank as usize * 9))
     }
 
+    /// The points strictly between `a` and `b` if they share a rank or a file (empty otherwise):
+    /// the points a rook's or cannon's line passes over.
+    #[inline]
+    pub const fn between(a: Square, b: Square) -> Bitboard {
+        crate::attacks::between(a, b)
+    }
+
     /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {

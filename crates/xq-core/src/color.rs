@@ -96,6 +96,7 @@ impl fmt::Display for Color {
 
 /// One value per side, indexed by [`Color`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ByColor<T> {
     /// Red's value.
     pub red: T,

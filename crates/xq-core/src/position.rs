@@ -304,10 +304,42 @@ impl Position {
         n
     }
 
-    /// Whether the side to move has any legal move.
+    /// Whether the side to move has any legal move (the king safety is worked out once, and
+    /// generation stops after the first piece that has one, the king first).
     pub fn has_legal_move(&self) -> bool {
-        // Cheap enough: generation stops being the cost once a position is in memory.
-        self.count_legal_moves() > 0
+        let us = self.turn;
+        let safety = self.safety(us);
+        let king = self.kings[us];
+        let in_check = safety.checkers.any();
+        let slow_from = if in_check {
+            Bitboard::FULL
+        } else {
+            safety.blockers.with(king)
+        };
+        let slow_to = if in_check {
+            Bitboard::FULL
+        } else {
+            safety.forbidden
+        };
+        let found = std::cell::Cell::new(false);
+        let mut test = |from: Square, to: Square| {
+            if !found.get()
+                && (!(slow_from.contains(from) || slow_to.contains(to))
+                    || self.king_safe_after(Move::new(from, to), us))
+            {
+                found.set(true);
+            }
+        };
+        self.gen_piece(us, king, Role::King, &mut test);
+        for from in self.board.by_color(us).without(king) {
+            if found.get() {
+                break;
+            }
+            if let Some(piece) = self.board.piece_at(from) {
+                self.gen_piece(us, from, piece.role, &mut test);
+            }
+        }
+        found.get()
     }
 
     /// The result if the side to move has no legal move (checkmate or stalemate, both losses).
@@ -490,43 +522,65 @@ impl Position {
     fn gen_pseudo(&self, us: Color, from_mask: Bitboard, emit: &mut impl FnMut(Square, Square)) {
         let board = &self.board;
         let ours = board.by_color(us) & from_mask;
+        for role in [
+            Role::Rook,
+            Role::Cannon,
+            Role::Horse,
+            Role::Pawn,
+            Role::Elephant,
+            Role::Advisor,
+            Role::King,
+        ] {
+            for from in ours & board.by_role(role) {
+                self.gen_piece(us, from, role, emit);
+            }
+        }
+    }
+
+    /// The moves of `us`'s `role` on `from` that its own rule allows.
+    #[inline]
+    fn gen_piece(
+        &self,
+        us: Color,
+        from: Square,
+        role: Role,
+        emit: &mut impl FnMut(Square, Square),
+    ) {
+        let board = &self.board;
         let not_ours = !board.by_color(us);
         let theirs = board.by_color(us.other());
         let occ = board.occupied();
-
-        for from in ours & board.by_role(Role::Rook) {
-            self.gen_line(from, |v| v.first, theirs, emit);
-        }
-        for from in ours & board.by_role(Role::Cannon) {
-            self.gen_line(from, |v| v.second, theirs, emit);
-        }
-        for from in ours & board.by_role(Role::Horse) {
-            for (to, leg) in HORSE_STEPS[from.index()].iter() {
-                if not_ours.contains(to) && !occ.contains(leg) {
+        match role {
+            Role::Rook => self.gen_line(from, |v| v.first, theirs, emit),
+            Role::Cannon => self.gen_line(from, |v| v.second, theirs, emit),
+            Role::Horse => {
+                for (to, leg) in HORSE_STEPS[from.index()].iter() {
+                    if not_ours.contains(to) && !occ.contains(leg) {
+                        emit(from, to);
+                    }
+                }
+            }
+            Role::Pawn => {
+                for to in PAWN_STEPS[us.index()][from.index()] & not_ours {
                     emit(from, to);
                 }
             }
-        }
-        for from in ours & board.by_role(Role::Pawn) {
-            for to in PAWN_STEPS[us.index()][from.index()] & not_ours {
-                emit(from, to);
+            Role::Elephant => {
+                for (to, eye) in ELEPHANT_STEPS[us.index()][from.index()].iter() {
+                    if not_ours.contains(to) && !occ.contains(eye) {
+                        emit(from, to);
+                    }
+                }
             }
-        }
-        for from in ours & board.by_role(Role::Elephant) {
-            for (to, eye) in ELEPHANT_STEPS[us.index()][from.index()].iter() {
-                if not_ours.contains(to) && !occ.contains(eye) {
+            Role::Advisor => {
+                for to in ADVISOR_STEPS[from.index()] & not_ours {
                     emit(from, to);
                 }
             }
-        }
-        for from in ours & board.by_role(Role::Advisor) {
-            for to in ADVISOR_STEPS[from.index()] & not_ours {
-                emit(from, to);
-            }
-        }
-        for from in ours & board.by_role(Role::King) {
-            for to in KING_STEPS[from.index()] & not_ours {
-                emit(from, to);
+            Role::King => {
+                for to in KING_STEPS[from.index()] & not_ours {
+                    emit(from, to);
+                }
             }
         }
     }

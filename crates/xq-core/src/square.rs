@@ -190,8 +190,23 @@ impl fmt::Display for Rank {
 
 /// One of the 90 points of the board, numbered `rank * 9 + file` (`a0` = 0, `i9` = 89).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Square(u8);
+
+/// Squares serialize as their ICCS name, `"e0"`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 impl Square {
     /// Number of points on the board.

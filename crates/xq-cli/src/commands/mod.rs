@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 mod fen;
+mod judge;
 mod moves;
 mod notation;
 mod perft;
@@ -19,6 +20,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
         Command::Fen(args) => fen::run(&args, out),
         Command::Move(args) => moves::run(&args, out),
         Command::Notation(args) => notation::run(&args, out),
+        Command::Judge(args) => judge::run(&args, out),
     }
 }
 
@@ -55,4 +57,14 @@ pub(crate) fn describe_fen_error(text: &str, err: &xq_core::FenError) -> String 
     }
     message.truncate(message.trim_end().len());
     message
+}
+
+/// Move numbers (`1.`, `12...`) and results, skipped in move lists read from text.
+pub(crate) fn is_filler(token: &str) -> bool {
+    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
+        || (token.ends_with('.')
+            && token
+                .trim_end_matches('.')
+                .bytes()
+                .all(|b| b.is_ascii_digit()))
 }

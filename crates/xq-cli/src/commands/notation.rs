@@ -21,7 +21,7 @@ pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus
             })?;
         input
             .split_whitespace()
-            .filter(|t| !is_filler(t))
+            .filter(|t| !super::is_filler(t))
             .map(str::to_owned)
             .collect()
     } else {
@@ -72,14 +72,4 @@ pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus
     }
     writeln!(out, "{}", written.join(" "))?;
     Ok(ExitStatus::Success)
-}
-
-/// Move numbers (`1.`, `12...`) and results, skipped in text read from standard input.
-fn is_filler(token: &str) -> bool {
-    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
-        || (token.ends_with('.')
-            && token
-                .trim_end_matches('.')
-                .bytes()
-                .all(|b| b.is_ascii_digit()))
 }

@@ -1,0 +1,136 @@
+//! Judging a line of moves: the repetition at its end, each move's nature, the ruling.
+
+use serde::Serialize;
+use xq_core::{Color, Move, Position};
+
+use crate::{
+    classify::{Classified, Effort, classify_window},
+    cycle::{self, Cycle},
+    limit::{self, LimitOptions, LimitReport},
+    ruling::{self, Pattern, Ruling, Verdict},
+};
+
+/// The outcome of judging a line.
+#[derive(Clone, Debug, Serialize)]
+pub struct Judgement {
+    /// Who must change, or a draw, or no repetition.
+    pub verdict: Verdict,
+    /// The rule set: `cxa2020`.
+    pub rules: &'static str,
+    /// The clause the ruling rests on (empty without a repetition).
+    pub clause: &'static str,
+    /// Why, in Chinese.
+    pub why_zh: String,
+    /// Why, in English.
+    pub why_en: String,
+    /// The repetition judged.
+    pub cycle: Option<Cycle>,
+    /// Each side's pattern over the cycle.
+    pub sides: Option<Sides>,
+    /// The 60-round count (自然限着).
+    pub limit: LimitReport,
+    /// The judged moves: the cycle's; without a repetition, every move of a short line (at most
+    /// [`MAX_UNREPEATED`] plies) or the last ones of a longer one.
+    pub moves: Vec<JudgedMove>,
+}
+
+/// How many moves of a line without repetition are classified (the last ones).
+pub const MAX_UNREPEATED: usize = 60;
+
+/// The two sides' patterns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sides {
+    /// Red's.
+    pub red: Pattern,
+    /// Black's.
+    pub black: Pattern,
+}
+
+/// A classified move with its place in the line.
+#[derive(Clone, Debug, Serialize)]
+pub struct JudgedMove {
+    /// The ply, counting from 1 at the first move of the line.
+    pub ply: usize,
+    /// The position the move was played in.
+    #[serde(skip)]
+    pub before: Position,
+    /// The move and its nature.
+    #[serde(flatten)]
+    pub classified: Classified,
+}
+
+/// Options for judging.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct JudgeOptions {
+    /// Search effort.
+    pub effort: Effort,
+    /// The 60-round count.
+    pub limit: LimitOptions,
+}
+
+/// Judges `moves` played from `start` (every move legal). The repetition judged is the most
+/// recent earlier occurrence of the final position; a line that returns to its start is one full
+/// cycle, judged as if it went on.
+pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgement {
+    let positions = cycle::positions(start, moves);
+    let limit = limit::count(&positions, moves, options.limit);
+    let found = cycle::find(&positions).filter(|c| c.plies >= 2);
+    let Some(cyc) = found else {
+        let first = moves.len().saturating_sub(MAX_UNREPEATED);
+        let classified =
+            classify_window(&positions, moves, first..moves.len(), None, options.effort);
+        return Judgement {
+            verdict: Verdict::NoRepetition,
+            rules: "cxa2020",
+            clause: "",
+            why_zh: "着法未形成循环重复".to_owned(),
+            why_en: "the moves do not repeat a position".to_owned(),
+            cycle: None,
+            sides: None,
+            limit,
+            moves: judged(&positions, first, classified),
+        };
+    };
+    let range = cyc.start_ply..cyc.start_ply + cyc.plies;
+    let classified = classify_window(
+        &positions,
+        moves,
+        range.clone(),
+        Some((cyc.start_ply, cyc.plies)),
+        options.effort,
+    );
+    let of = |color: Color| -> Vec<&Classified> {
+        classified.iter().filter(|c| c.side == color).collect()
+    };
+    let red = Pattern::of(&of(Color::Red));
+    let black = Pattern::of(&of(Color::Black));
+    let Ruling {
+        verdict,
+        clause,
+        why_zh,
+        why_en,
+    } = ruling::rule(&red, &black);
+    Judgement {
+        verdict,
+        rules: "cxa2020",
+        clause,
+        why_zh,
+        why_en,
+        cycle: Some(cyc),
+        sides: Some(Sides { red, black }),
+        limit,
+        moves: judged(&positions, cyc.start_ply, classified),
+    }
+}
+
+fn judged(positions: &[Position], first: usize, classified: Vec<Classified>) -> Vec<JudgedMove> {
+    classified
+        .into_iter()
+        .enumerate()
+        .map(|(i, classified)| JudgedMove {
+            ply: first + i + 1,
+            before: positions[first + i].clone(),
+            classified,
+        })
+        .collect()
+}

@@ -1,0 +1,472 @@
+//! The small searches behind the move natures: mate in one, a mate forced by checks (杀), and
+//! the material that can be won by captures and checks (捉).
+//!
+//! Every search is bounded by depth and by a node budget, so judging a position takes bounded
+//! time whatever the position.
+
+use xq_core::{Color, Move, MoveList, Position, Role};
+
+use crate::material::{Ledger, net};
+
+/// A score above any material balance: the side that mates.
+pub const MATE: i32 = 10_000;
+
+/// How much work a search may do, and what it has learnt on the way (whether a position has a
+/// mate in one, which the material search asks at every node and often of the same positions).
+#[derive(Clone, Debug)]
+pub struct Budget {
+    nodes: u32,
+    mates: std::collections::HashMap<u64, bool>,
+}
+
+impl Budget {
+    /// A budget of `nodes` positions.
+    pub fn new(nodes: u32) -> Budget {
+        Budget {
+            nodes,
+            mates: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Gives another `nodes` positions, keeping what was learnt.
+    pub fn refill(&mut self, nodes: u32) {
+        self.nodes = nodes;
+    }
+
+    /// Whether the side to move in `pos` mates at once (without taking a `face_offs` partner),
+    /// remembered per position.
+    fn mates_at_once(
+        &mut self,
+        pos: &mut Position,
+        face_offs: &[(xq_core::Square, xq_core::Square)],
+    ) -> bool {
+        let mut key = pos.hash();
+        for &(a, b) in face_offs {
+            key ^= (a.index() as u64 + 1)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(b.index() as u32);
+        }
+        if let Some(&known) = self.mates.get(&key) {
+            return known;
+        }
+        let mates = mate_in_one_avoiding(pos, face_offs).is_some();
+        if self.mates.len() < 1 << 20 {
+            self.mates.insert(key, mates);
+        }
+        mates
+    }
+
+    fn spend(&mut self) -> bool {
+        if self.nodes == 0 {
+            false
+        } else {
+            self.nodes -= 1;
+            true
+        }
+    }
+
+    /// Whether the budget ran out.
+    pub fn exhausted(&self) -> bool {
+        self.nodes == 0
+    }
+}
+
+/// Whether `m` gives check in `pos` (the side to move plays it).
+pub fn gives_check(pos: &mut Position, m: Move) -> bool {
+    let undo = pos.make_move(m);
+    let check = pos.is_check();
+    pos.unmake_move(m, undo);
+    check
+}
+
+/// A move of the side to move that mates at once (将死 or 困毙 of the opponent).
+pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
+    mate_in_one_avoiding(pos, &[])
+}
+
+/// [`mate_in_one`] without taking a `face_offs` partner.
+fn mate_in_one_avoiding(
+    pos: &mut Position,
+    face_offs: &[(xq_core::Square, xq_core::Square)],
+) -> Option<Move> {
+    let moves = pos.legal_moves();
+    moves
+        .iter()
+        .copied()
+        .filter(|m| !is_face_off(face_offs, *m))
+        .find(|&m| {
+            let undo = pos.make_move(m);
+            let mated = !pos.has_legal_move();
+            pos.unmake_move(m, undo);
+            mated
+        })
+}
+
+/// A mate forced by the side to move using only checking moves (the opponent answering each
+/// check in every legal way), in at most `checks` of its moves; returns the line (the first move,
+/// then the longest defence and so on) if there is one. A series of checks that repeats a
+/// position is not a mating attack and is not followed.
+pub fn mate_by_checks(pos: &mut Position, checks: u32, budget: &mut Budget) -> Option<Vec<Move>> {
+    mate_by_checks_avoiding(pos, checks, &[], budget)
+}
+
+/// [`mate_by_checks`] without the attacker ever taking one of the `face_offs` partners (a piece
+/// facing a same-kind piece is an offer to exchange, not a piece the attacker can count on).
+pub fn mate_by_checks_avoiding(
+    pos: &mut Position,
+    checks: u32,
+    face_offs: &[(xq_core::Square, xq_core::Square)],
+    budget: &mut Budget,
+) -> Option<Vec<Move>> {
+    let mut path = vec![pos.hash()];
+    attack(pos, checks, face_offs, budget, &mut path)
+}
+
+fn attack(
+    pos: &mut Position,
+    checks: u32,
+    face_offs: &[(xq_core::Square, xq_core::Square)],
+    budget: &mut Budget,
+    path: &mut Vec<u64>,
+) -> Option<Vec<Move>> {
+    if checks == 0 {
+        return None;
+    }
+    for m in checking_moves(pos) {
+        if is_face_off(face_offs, m) {
+            continue;
+        }
+        if !budget.spend() {
+            return None;
+        }
+        let undo = pos.make_move(m);
+        let defended = unvisited(pos, path, |pos, path| {
+            defend(pos, checks - 1, face_offs, budget, path)
+        });
+        pos.unmake_move(m, undo);
+        if let Some(mut rest) = defended {
+            rest.insert(0, m);
+            return Some(rest);
+        }
+    }
+    None
+}
+
+/// The side to move is in check: `Some(line)` if every answer loses to further checks.
+fn defend(
+    pos: &mut Position,
+    checks: u32,
+    face_offs: &[(xq_core::Square, xq_core::Square)],
+    budget: &mut Budget,
+    path: &mut Vec<u64>,
+) -> Option<Vec<Move>> {
+    if !pos.has_legal_move() {
+        return Some(Vec::new());
+    }
+    let replies = pos.legal_moves();
+    let mut longest: Option<Vec<Move>> = None;
+    for &r in replies.iter() {
+        if !budget.spend() {
+            return None;
+        }
+        let undo = pos.make_move(r);
+        let line = unvisited(pos, path, |pos, path| {
+            attack(pos, checks, face_offs, budget, path)
+        });
+        pos.unmake_move(r, undo);
+        let mut line = line?;
+        line.insert(0, r);
+        if longest.as_ref().is_none_or(|l| line.len() > l.len()) {
+            longest = Some(line);
+        }
+    }
+    longest
+}
+
+/// Runs `search` on `pos` unless the position already stands on `path` (a series of checks that
+/// repeats a position is not followed).
+fn unvisited<T>(
+    pos: &mut Position,
+    path: &mut Vec<u64>,
+    search: impl FnOnce(&mut Position, &mut Vec<u64>) -> Option<T>,
+) -> Option<T> {
+    if path.contains(&pos.hash()) {
+        return None;
+    }
+    path.push(pos.hash());
+    let found = search(pos, path);
+    path.pop();
+    found
+}
+
+/// The legal moves of the side to move that give check.
+pub fn checking_moves(pos: &mut Position) -> Vec<Move> {
+    let moves = pos.legal_moves();
+    moves
+        .iter()
+        .copied()
+        .filter(|&m| gives_check(pos, m))
+        .collect()
+}
+
+/// The result of a material search: the balance for the side that started, and the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Net material for the starting side on the rulebook scale ([`MATE`] or `-MATE` if a side is
+    /// mated at once).
+    pub value: i32,
+    /// The moves, the starting side's first.
+    pub moves: Vec<Move>,
+}
+
+/// How the defending side may answer in a material search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Defence {
+    /// Any capture anywhere, checks, or nothing: the complete exchange, including taking
+    /// something else in return (各吃各子).
+    Anything,
+    /// Only taking back what captured (on the points where the other side captured), checks, and
+    /// answers to check: what protecting a piece (有根, 暗根) means.
+    Recaptures,
+}
+
+/// Limits and conventions of the material search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Longest line, in plies.
+    pub max_plies: u32,
+    /// How many non-capturing checks the starting side may play.
+    pub checks: u32,
+    /// How many non-capturing checks the other side may play (its counter-attack, which can
+    /// protect a piece as surely as a recapture: 暗根).
+    pub counter_checks: u32,
+    /// How the defender may answer.
+    pub defence: Defence,
+    /// Pairs of points holding same-kind pieces that attack each other (a standing offer to
+    /// exchange, 邀兑): the starting side does not take its partner in the search (it cannot
+    /// count on winning it: the opponent may accept the exchange instead).
+    pub face_offs: Vec<(xq_core::Square, xq_core::Square)>,
+}
+
+impl Default for Limits {
+    /// Ten plies, two checks for the attacker and three for the defender: enough for every
+    /// combination the rulebook's figures use, measured over the dev cases (the result is flat
+    /// from 8 to 12 plies and 1 to 4 checks).
+    fn default() -> Limits {
+        Limits {
+            max_plies: 10,
+            checks: 2,
+            counter_checks: 3,
+            defence: Defence::Anything,
+            face_offs: Vec::new(),
+        }
+    }
+}
+
+impl Limits {
+    fn forbidden(&self, m: Move) -> bool {
+        is_face_off(&self.face_offs, m)
+    }
+}
+
+fn is_face_off(face_offs: &[(xq_core::Square, xq_core::Square)], m: Move) -> bool {
+    face_offs
+        .iter()
+        .any(|&(a, b)| (m.from == a && m.to == b) || (m.from == b && m.to == a))
+}
+
+/// What the side to move `s` can win starting with `first` in `pos`: captures and recaptures
+/// (either side may stop when it likes), checks within the limits, every answer to a check. A
+/// side that can mate at once does so; so no one takes material if that lets the other mate, and
+/// a protector that would allow mate by recapturing does not count (不能离线).
+pub fn line_after(pos: &mut Position, first: Move, limits: &Limits, budget: &mut Budget) -> Line {
+    let s = pos.turn();
+    let mut gained = Ledger::default();
+    let capture = pos.piece_at(first.to);
+    if let Some(piece) = capture {
+        gained.take(piece, first.to);
+    }
+    let check_cost = u32::from(capture.is_none() && gives_check(pos, first));
+    let mut taken_on = xq_core::Bitboard::EMPTY;
+    if capture.is_some() {
+        taken_on.add(first.to);
+    }
+    let undo = pos.make_move(first);
+    let mut line = quiesce(
+        pos,
+        s,
+        State {
+            gained,
+            lost: Ledger::default(),
+            ply: 1,
+            checks: limits.checks.saturating_sub(check_cost),
+            counter_checks: limits.counter_checks,
+            taken_on,
+        },
+        limits,
+        (-MATE - 1, MATE + 1),
+        budget,
+    );
+    pos.unmake_move(first, undo);
+    line.moves.insert(0, first);
+    line
+}
+
+#[derive(Copy, Clone)]
+struct State {
+    gained: Ledger,
+    lost: Ledger,
+    ply: u32,
+    checks: u32,
+    counter_checks: u32,
+    /// Where the starting side's capturing pieces stand.
+    taken_on: xq_core::Bitboard,
+}
+
+fn quiesce(
+    pos: &mut Position,
+    s: Color,
+    st: State,
+    limits: &Limits,
+    window: (i32, i32),
+    budget: &mut Budget,
+) -> Line {
+    let (mut alpha, mut beta) = window;
+    let side = pos.turn();
+    let maximizing = side == s;
+    let stand = net(&st.gained, &st.lost);
+    let stop = |value| Line {
+        value,
+        moves: Vec::new(),
+    };
+    if !budget.spend() {
+        return stop(stand);
+    }
+    let in_check = pos.is_check();
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return stop(if maximizing { -MATE } else { MATE });
+    }
+    let face_offs: &[(xq_core::Square, xq_core::Square)] =
+        if maximizing { &limits.face_offs } else { &[] };
+    if !in_check && budget.mates_at_once(pos, face_offs) {
+        return stop(if maximizing { MATE } else { -MATE });
+    }
+    if st.ply >= limits.max_plies {
+        return stop(stand);
+    }
+    let budget_left = if maximizing {
+        st.checks
+    } else {
+        st.counter_checks
+    };
+    let mut candidates: MoveList = MoveList::new();
+    let recapture_only = !maximizing && limits.defence == Defence::Recaptures;
+    for &m in moves.iter() {
+        if in_check {
+            // Every answer to a check, taking a face-off partner included; but protecting a
+            // piece never means taking something else.
+            if !(recapture_only && pos.piece_at(m.to).is_some() && !st.taken_on.contains(m.to)) {
+                candidates.push(m);
+            }
+            continue;
+        }
+        // The side that threatens may not count a standing face-off partner as won (26.10); the
+        // defender may always accept the exchange.
+        if maximizing && limits.forbidden(m) {
+            continue;
+        }
+        let takes = pos.piece_at(m.to).is_some();
+        if takes {
+            if !recapture_only || st.taken_on.contains(m.to) {
+                candidates.push(m);
+            }
+        } else if budget_left > 0 && gives_check(pos, m) {
+            candidates.push(m);
+        }
+    }
+    // Most valuable victim first, for the cut-offs.
+    candidates
+        .sort_by_key(|m| std::cmp::Reverse(pos.piece_at(m.to).map_or(0, |p| victim_order(p.role))));
+
+    if in_check && candidates.is_empty() {
+        // Only answers that take something else: no protection; the capturer keeps its gain.
+        return stop(stand);
+    }
+    let mut best = if in_check {
+        stop(if maximizing { -MATE - 1 } else { MATE + 1 })
+    } else {
+        stop(stand)
+    };
+    if !in_check {
+        if maximizing {
+            alpha = alpha.max(stand);
+        } else {
+            beta = beta.min(stand);
+        }
+        if alpha >= beta {
+            return best;
+        }
+    }
+    for m in candidates.iter().copied() {
+        let captured = pos.piece_at(m.to);
+        let quiet_check = captured.is_none() && !in_check;
+        let mut next = st;
+        next.ply += 1;
+        if let Some(piece) = captured {
+            if maximizing {
+                next.gained.take(piece, m.to);
+                next.taken_on.add(m.to);
+            } else {
+                next.lost.take(piece, m.to);
+                next.taken_on.discard(m.to);
+            }
+        }
+        if maximizing && st.taken_on.contains(m.from) {
+            next.taken_on.discard(m.from);
+            next.taken_on.add(m.to);
+        }
+        if quiet_check {
+            if maximizing {
+                next.checks -= 1;
+            } else {
+                next.counter_checks -= 1;
+            }
+        }
+        let undo = pos.make_move(m);
+        let child = quiesce(pos, s, next, limits, (alpha, beta), budget);
+        pos.unmake_move(m, undo);
+        let better = if maximizing {
+            child.value > best.value
+        } else {
+            child.value < best.value
+        };
+        if better {
+            let mut moves = child.moves;
+            moves.insert(0, m);
+            best = Line {
+                value: child.value,
+                moves,
+            };
+        }
+        if maximizing {
+            alpha = alpha.max(best.value);
+        } else {
+            beta = beta.min(best.value);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+fn victim_order(role: Role) -> i32 {
+    match role {
+        Role::King => 6,
+        Role::Rook => 5,
+        Role::Horse | Role::Cannon => 4,
+        Role::Advisor | Role::Elephant => 2,
+        Role::Pawn => 1,
+    }
+}

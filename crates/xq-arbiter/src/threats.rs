@@ -1,0 +1,196 @@
+//! What a side threatens to win next move (the material part of 捉).
+
+use xq_core::{Bitboard, Color, Move, Piece, Position, Role, Square};
+
+use crate::{
+    material::is_material,
+    search::{Budget, Defence, Limits, MATE, gives_check, line_after},
+};
+
+/// A way to win material next move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threat {
+    /// The line: the first move, the best defence, and so on.
+    pub line: Vec<Move>,
+    /// Net material on the rulebook scale (see [`crate::material`]).
+    pub value: i32,
+    /// The enemy piece taken first, where it stands in the analysed position.
+    pub target: Square,
+    /// That piece.
+    pub target_piece: Piece,
+    /// The piece that takes it, where it stands in the analysed position.
+    pub capturer: Square,
+    /// Every piece of the threatening side that captures or gives check in the line, or serves
+    /// as a cannon's screen for its capture, where it stands in the analysed position (answers
+    /// to the opponent's checks do not count).
+    pub participants: Bitboard,
+    /// Whether the line starts with a check that does not capture (将军抽吃, 抽将).
+    pub by_checks: bool,
+    /// Whether a check is given anywhere in the line by the threatening side.
+    pub with_check: bool,
+    /// Whether the balance is even and the defender holds it only by taking something else
+    /// (各吃各子), which the rulebook counts as a chase (26.6).
+    pub each_takes_each: bool,
+}
+
+/// Pairs of points holding same-kind pieces of the two sides that can take each other: a
+/// standing offer to exchange (邀兑), which is not a threat to win material (26.10). A piece that
+/// cannot leave its line (taking would let the other side mate at once, 不能离线) makes no offer.
+pub fn face_offs(pos: &Position) -> Vec<(Square, Square)> {
+    let us = pos.turn();
+    let them = pos.passed();
+    let mut pairs = Vec::new();
+    for m in pos.legal_captures().iter() {
+        let (Some(a), Some(b)) = (pos.piece_at(m.from), pos.piece_at(m.to)) else {
+            continue;
+        };
+        if a.role != b.role || a.role == Role::King || a.color != us {
+            continue;
+        }
+        let back = Move::new(m.to, m.from);
+        if them.is_legal(back) {
+            let mut accepted = them.clone();
+            accepted.play_unchecked(back);
+            if crate::search::mate_in_one(&mut accepted).is_none() {
+                pairs.push((m.from, m.to));
+            }
+        }
+    }
+    pairs
+}
+
+/// Everything the side to move could win next move in `pos`: captures of material and checks
+/// that lead, against the best defence, to a net gain (or to an even exchange held only by a
+/// counter-capture elsewhere).
+pub fn threats(pos: &Position, budget: &mut Budget) -> Vec<Threat> {
+    let mut pos = pos.clone();
+    let us = pos.turn();
+    let general = Limits {
+        face_offs: face_offs(&pos),
+        ..Limits::default()
+    };
+    let recaptures = Limits {
+        defence: Defence::Recaptures,
+        ..general.clone()
+    };
+    let mut found = Vec::new();
+    let moves = pos.legal_moves();
+    for &m in moves.iter() {
+        if general.face_offs.contains(&(m.from, m.to)) {
+            continue;
+        }
+        let takes_material = pos.piece_at(m.to).is_some_and(|p| is_material(p, m.to));
+        let checks = !takes_material && gives_check(&mut pos, m);
+        if !takes_material && !checks {
+            continue;
+        }
+        let line = line_after(&mut pos, m, &general, budget);
+        let each_takes_each = line.value == 0
+            && one_capture_each(&pos, &line.moves)
+            && line_after(&mut pos, m, &recaptures, budget).value > 0;
+        if (line.value > 0 || each_takes_each)
+            && let Some(threat) = describe(&pos, us, line.moves, line.value, each_takes_each)
+        {
+            found.push(threat);
+        }
+    }
+    found
+}
+
+/// Whether the line is one capture by each side, the threatening side's first (the line opens
+/// with it) and the other's not taking back the first capturer (各吃各子: each side takes one of
+/// the other's pieces).
+fn one_capture_each(pos: &Position, line: &[Move]) -> bool {
+    let mut scratch = pos.clone();
+    let mut captures = Vec::new();
+    for (i, &m) in line.iter().enumerate() {
+        if scratch.piece_at(m.to).is_some() {
+            captures.push((i, m));
+        }
+        scratch.play_unchecked(m);
+    }
+    matches!(captures.as_slice(), [(0, mine), (_, theirs)] if theirs.to != mine.to)
+}
+
+/// Replays `line` from `pos`, following every piece back to where it stood, to name the target,
+/// the capturer and the participants.
+fn describe(
+    pos: &Position,
+    us: Color,
+    line: Vec<Move>,
+    value: i32,
+    each_takes_each: bool,
+) -> Option<Threat> {
+    let mut scratch = pos.clone();
+    // origin[sq] = where the piece now on sq stood in `pos`.
+    let mut origin: [Square; 90] = std::array::from_fn(Square::from_index);
+    let mut participants = Bitboard::EMPTY;
+    let mut first_capture: Option<(Square, Piece, Square)> = None;
+    let mut with_check = false;
+    let by_checks = line.first().is_some_and(|m| pos.piece_at(m.to).is_none());
+    for &m in &line {
+        let mover = scratch.piece_at(m.from)?;
+        let captured = scratch.piece_at(m.to);
+        if mover.color == us
+            && let Some(victim) = captured
+        {
+            participants.add(origin[m.from.index()]);
+            if mover.role == Role::Cannon {
+                let screen = Bitboard::between(m.from, m.to) & scratch.board().occupied();
+                for sq in screen & scratch.board().by_color(us) {
+                    participants.add(origin[sq.index()]);
+                }
+            }
+            if first_capture.is_none() && is_material(victim, m.to) {
+                first_capture = Some((origin[m.to.index()], victim, origin[m.from.index()]));
+            }
+        }
+        scratch.play_unchecked(m);
+        origin[m.to.index()] = origin[m.from.index()];
+        if mover.color == us && scratch.is_check() {
+            // The checking pieces, a discovered checker included.
+            with_check = true;
+            for checker in scratch.checkers() {
+                participants.add(origin[checker.index()]);
+            }
+        }
+    }
+    let (target, target_piece, capturer) = first_capture?;
+    Some(Threat {
+        line,
+        value: value.min(MATE),
+        target,
+        target_piece,
+        capturer,
+        participants,
+        by_checks,
+        with_check,
+        each_takes_each,
+    })
+}
+
+/// Whether the threat still wins without the piece on `sq` (which belongs to the threatening
+/// side): if not, that piece is needed for the chase (联合捉: lacking one piece, it fails).
+/// `None` if removing the piece leaves a position that is not legal.
+pub fn wins_without(
+    pos: &Position,
+    threat: &Threat,
+    sq: Square,
+    budget: &mut Budget,
+) -> Option<bool> {
+    let mut setup = pos.to_setup();
+    setup.board.remove(sq)?;
+    let mut reduced = Position::from_setup(setup)
+        .or_else(|e| e.ignore_implausible())
+        .ok()?;
+    let first = *threat.line.first()?;
+    if !reduced.is_legal(first) {
+        return Some(false);
+    }
+    let limits = Limits {
+        face_offs: face_offs(&reduced),
+        ..Limits::default()
+    };
+    let line = line_after(&mut reduced, first, &limits, budget);
+    Some(line.value > 0 || (threat.each_takes_each && line.value == 0))
+}

@@ -1,0 +1,338 @@
+//! One small position per concept of the arbiter.
+
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+use xq_arbiter::{
+    Effort, JudgeOptions, Nature, Reason, Verdict,
+    classify::{IdleReason, Protection},
+    classify_line, judge,
+    limit::{CapApplies, LimitOptions},
+    ruling::{Pattern, rule},
+};
+use xq_core::{Move, Position};
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn mv(s: &str) -> Move {
+    s.parse().unwrap()
+}
+
+/// The nature and reason of `m` played in `fen`.
+fn nature(fen: &str, m: &str) -> (Nature, Reason) {
+    let c = classify_line(&pos(fen), &[mv(m)], Effort::default()).remove(0);
+    (c.nature, c.reason)
+}
+
+fn protection(reason: &Reason) -> Protection {
+    match reason {
+        Reason::Chase { chases } => chases[0].protection,
+        other => panic!("not a chase: {other:?}"),
+    }
+}
+
+#[test]
+fn an_unprotected_piece_is_chased() {
+    // The rook steps to a5 and attacks the lone horse on c5.
+    let (n, r) = nature("3k5/9/9/9/2n6/9/9/9/R8/4K4 w", "a1a5");
+    assert_eq!(n, Nature::Chase);
+    assert_eq!(protection(&r), Protection::Unprotected);
+}
+
+#[test]
+fn a_protected_piece_of_lower_value_is_not() {
+    // Taking the horse costs the rook: the c9 rook protects it.
+    let (n, _) = nature("2rk5/9/9/9/2n6/9/9/9/R8/4K4 w", "a1a5");
+    assert_eq!(n.family(), Nature::Idle);
+}
+
+#[test]
+fn protection_through_a_cannon_screen_counts() {
+    // The c9 cannon protects c5 over the horse on c7.
+    let (n, _) = nature("2ck5/9/2n6/9/2n6/9/9/9/R8/4K4 w", "a1a5");
+    assert_eq!(n.family(), Nature::Idle);
+}
+
+#[test]
+fn a_rook_is_chased_by_a_horse_even_when_protected() {
+    let (n, r) = nature("3k5/9/n8/2r6/9/9/3N5/9/9/4K4 w", "d3b4");
+    assert_eq!(n, Nature::Chase);
+    assert_eq!(protection(&r), Protection::OutweighsAttacker);
+}
+
+#[test]
+fn a_protector_pinned_by_the_facing_kings_is_a_fake_root() {
+    // The e5 horse protects the c4 cannon, but it may not leave the file between the kings.
+    let (n, r) = nature("4k4/9/9/9/4n4/2c6/9/9/R8/4K4 w", "a1a4");
+    assert_eq!(n, Nature::Chase);
+    assert_eq!(protection(&r), Protection::FakeRoot);
+}
+
+#[test]
+fn fewer_protectors_than_attackers_is_under_protection() {
+    // Two red rooks on the c5 horse, one black rook behind it.
+    let (n, r) = nature("3aka3/9/9/2r6/2n6/9/9/9/R8/2RK5 w", "a1a5");
+    assert_eq!(n, Nature::Chase);
+    assert_eq!(protection(&r), Protection::UnderProtected);
+}
+
+#[test]
+fn only_new_threats_count() {
+    // The c5 horse is already attacked from c1; moving the other rook changes nothing.
+    let (n, r) = nature("3k5/9/9/9/2n6/9/9/9/R8/2R1K4 w", "a1a2");
+    assert_eq!(n.family(), Nature::Idle);
+    assert!(
+        matches!(
+            r,
+            Reason::Idle(IdleReason::NotNew { .. }) | Reason::Follow { .. } | Reason::Block { .. }
+        ),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_pawn_chasing_by_itself_is_idle() {
+    let (n, r) = nature("3k5/9/2n6/9/2P6/9/9/9/9/4K4 w", "c5c6");
+    assert_eq!(n.family(), Nature::Idle, "{r:?}");
+}
+
+#[test]
+fn a_king_move_that_makes_another_piece_chase_is_a_chase() {
+    // The king steps off the file and uncovers the e0 rook's attack on the e5 horse (26.1).
+    let (n, _) = nature("5k3/9/9/9/4n4/9/9/9/4K4/4R4 w", "e1d1");
+    assert_eq!(n, Nature::Chase);
+}
+
+#[test]
+fn a_king_answering_check_is_idle_whatever_it_creates() {
+    // A black horse checks; Red's king steps off rank 1, uncovering the a1 rook's attack on the
+    // lone h1 horse. A king answering check creates nothing (26.1).
+    let start = pos("5k3/9/9/9/9/1n7/9/9/R3K2n1/9 b");
+    let line = [mv("b4d3"), mv("e1e2")];
+    let natures: Vec<Nature> = classify_line(&start, &line, Effort::default())
+        .iter()
+        .map(|c| c.nature)
+        .collect();
+    assert_eq!(natures[0], Nature::Check);
+    assert_eq!(natures[1], Nature::Idle);
+}
+
+#[test]
+fn a_quiet_move_threatening_mate_by_checks_is_a_mate_threat() {
+    // The a0 rook moves to the open b-file: b0b9 would mate with the h8 rook guarding rank 8.
+    let (n, r) = nature("4k4/7R1/9/p8/9/9/9/9/9/R2K5 w", "a0b0");
+    assert_eq!(n, Nature::MateThreat, "{r:?}");
+}
+
+#[test]
+fn checks_are_checks() {
+    let (n, r) = nature("4k4/9/9/9/9/9/9/9/9/R2K5 w", "a0a9");
+    assert_eq!(n, Nature::Check);
+    assert!(matches!(r, Reason::Check { .. }));
+}
+
+#[test]
+fn perpetual_check_must_change() {
+    // 图6 of the rulebook, built here from the start position of the cycle.
+    let start = pos("2b6/4k4/9/9/9/9/9/9/2p6/3K1RBc1 w");
+    let line: Vec<Move> = ["f0e0", "e8f8", "e0f0", "f8e8"]
+        .iter()
+        .map(|m| mv(m))
+        .collect();
+    let j = judge(&start, &line, JudgeOptions::default());
+    assert_eq!(j.verdict, Verdict::RedMustChange);
+    assert_eq!(j.clause, "25.1");
+    let c = j.cycle.unwrap();
+    assert_eq!((c.start_ply, c.plies, c.occurrences), (0, 4, 2));
+}
+
+#[test]
+fn a_line_without_repetition_has_no_verdict() {
+    let j = judge(
+        &Position::new(),
+        &[mv("h2e2"), mv("h9g7")],
+        JudgeOptions::default(),
+    );
+    assert_eq!(j.verdict, Verdict::NoRepetition);
+    assert_eq!(j.moves.len(), 2);
+}
+
+#[test]
+fn the_60_round_count_caps_the_claimants_checks() {
+    // Red's rook gives check on every move (a9+, then back to a8); Black's king steps aside
+    // and back. No capture ever: 140 plies.
+    let start = pos("3k5/9/9/9/9/9/9/9/9/R3K4 w");
+    let mut line = Vec::new();
+    let mut p = start.clone();
+    for i in 0..70 {
+        let red = if i % 2 == 0 { mv("a0a9") } else { mv("a9a0") };
+        let black = if i % 2 == 0 { mv("d9d8") } else { mv("d8d9") };
+        for m in [red, black] {
+            assert!(p.is_legal(m), "{m} in {}", p.fen());
+            p.play_unchecked(m);
+            line.push(m);
+        }
+    }
+    let positions = xq_arbiter::cycle::positions(&start, &line);
+    let count = |options| xq_arbiter::limit::count(&positions, &line, options);
+    let plain = count(LimitOptions::default());
+    assert_eq!(plain.plies_without_capture, 140);
+    assert_eq!(plain.checks.red, 35);
+    // Black claims: Red's checks are not capped, so 120 plies are reached at ply 120.
+    assert_eq!(plain.claim.black.from_ply, Some(120));
+    // Red claims: Red's checks beyond the tenth (25 of them) are void: 115 counted, not yet.
+    assert_eq!(plain.claim.red.void_checks, 25);
+    assert_eq!(plain.claim.red.counted_plies, 115);
+    assert!(!plain.claim.red.reached);
+    // Capping both sides makes Black's claim wait as well; a lower limit is reached sooner.
+    let both = count(LimitOptions {
+        cap_applies: CapApplies::Both,
+        ..LimitOptions::default()
+    });
+    assert!(!both.claim.black.reached);
+    let short = count(LimitOptions {
+        rounds: 40,
+        ..LimitOptions::default()
+    });
+    assert_eq!(short.claim.black.from_ply, Some(80));
+    assert!(!plain.ended_on_board);
+}
+
+#[test]
+fn a_capture_restarts_the_count() {
+    let start = Position::new();
+    let line: Vec<Move> = ["h2h9", "i9h9", "b0c2"].iter().map(|m| mv(m)).collect();
+    let positions = xq_arbiter::cycle::positions(&start, &line);
+    let report = xq_arbiter::limit::count(&positions, &line, LimitOptions::default());
+    assert_eq!(report.last_capture_ply, Some(2));
+    assert_eq!(report.plies_without_capture, 1);
+}
+
+/// A classified chase move with one chase of the given kind, for the ruling tests.
+fn chase_move(
+    side: xq_core::Color,
+    target: char,
+    protection: Protection,
+    joint: bool,
+) -> xq_arbiter::Classified {
+    xq_arbiter::Classified {
+        m: mv("a0a1"),
+        side,
+        nature: Nature::Chase,
+        reason: Reason::Chase {
+            chases: vec![xq_arbiter::classify::Chase {
+                target: xq_core::Square::E5,
+                target_piece: target,
+                attacker: xq_core::Square::E4,
+                attacker_piece: 'R',
+                pieces: vec![xq_core::Square::E4],
+                joint,
+                protection,
+                value: 10,
+                each_takes_each: false,
+                line: Vec::new(),
+            }],
+        },
+    }
+}
+
+fn simple(side: xq_core::Color, nature: Nature) -> xq_arbiter::Classified {
+    let reason = match nature {
+        Nature::Check => Reason::Check {
+            checkers: Vec::new(),
+        },
+        Nature::MateThreat => Reason::MateThreat { line: Vec::new() },
+        _ => Reason::Idle(IdleReason::NothingNew),
+    };
+    xq_arbiter::Classified {
+        m: mv("a0a1"),
+        side,
+        nature,
+        reason,
+    }
+}
+
+#[test]
+fn the_both_forbidden_table() {
+    use xq_core::Color::{Black, Red};
+    let pattern = |moves: &[xq_arbiter::Classified]| Pattern::of(&moves.iter().collect::<Vec<_>>());
+    let rook = |side, joint| {
+        chase_move(
+            side,
+            if side == Red { 'r' } else { 'R' },
+            Protection::OutweighsAttacker,
+            joint,
+        )
+    };
+    let loose = |side, joint| chase_move(side, 'n', Protection::Unprotected, joint);
+    let under = |side| chase_move(side, 'n', Protection::UnderProtected, false);
+
+    // 26.9.2: a single piece chasing a rook against a perpetual joint chase.
+    let r = rule(
+        &pattern(&[rook(Red, false), rook(Red, false)]),
+        &pattern(&[loose(Black, true), loose(Black, false)]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::RedMustChange, "26.9.2"));
+    // 26.9.3: a single piece chasing an unprotected piece against a joint chase.
+    let r = rule(
+        &pattern(&[loose(Red, true), loose(Red, true)]),
+        &pattern(&[loose(Black, false), loose(Black, false)]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::BlackMustChange, "26.9.3"));
+    // ... but not when the joint side is not chasing perpetually (一将一捉, 参考图47).
+    let r = rule(
+        &pattern(&[loose(Red, false), loose(Red, false)]),
+        &pattern(&[simple(Black, Nature::Check), rook(Black, true)]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::Draw, "26.9.4"));
+    // 26.9.1: a heavy pattern against a chase of an under-protected piece.
+    let r = rule(
+        &pattern(&[rook(Red, false), rook(Red, false)]),
+        &pattern(&[under(Black), loose(Black, false)]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::RedMustChange, "26.9.1"));
+    // 26.9.4: otherwise a draw (长杀 against 长捉无根子, 参考图43).
+    let r = rule(
+        &pattern(&[loose(Red, false), loose(Red, false)]),
+        &pattern(&[
+            simple(Black, Nature::MateThreat),
+            simple(Black, Nature::MateThreat),
+        ]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::Draw, "26.9.4"));
+    // 25.3: forbidden against allowed; 25.2: both allowed; 25.1: unilateral perpetual check.
+    let r = rule(
+        &pattern(&[simple(Red, Nature::Check), loose(Red, false)]),
+        &pattern(&[simple(Black, Nature::Idle)]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::RedMustChange, "25.3"));
+    let r = rule(
+        &pattern(&[simple(Red, Nature::Check), simple(Red, Nature::Idle)]),
+        &pattern(&[simple(Black, Nature::Idle)]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::Draw, "25.2"));
+    let r = rule(
+        &pattern(&[simple(Red, Nature::Idle)]),
+        &pattern(&[simple(Black, Nature::Check), simple(Black, Nature::Check)]),
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::BlackMustChange, "25.1"));
+    let r = rule(
+        &pattern(&[simple(Red, Nature::Check)]),
+        &pattern(&[simple(Black, Nature::Check)]),
+    );
+    assert_eq!(r.verdict, Verdict::Draw, "mutual perpetual check");
+    // Names.
+    assert_eq!(
+        pattern(&[simple(Red, Nature::Check), loose(Red, false)]).name,
+        "一将一捉"
+    );
+    assert_eq!(
+        pattern(&[simple(Red, Nature::Idle), simple(Red, Nature::Idle)]).name,
+        "两闲"
+    );
+    assert_eq!(
+        pattern(&[simple(Red, Nature::Check), simple(Red, Nature::Check)]).name,
+        "长将"
+    );
+}

@@ -1,0 +1,111 @@
+//! End-to-end tests of `xq judge`: the JSON contract, the text report, errors.
+
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+use std::process::Command;
+
+fn xq(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn json_contract() {
+    let (stdout, stderr, code) = xq(&[
+        "judge",
+        "fixtures/judge/cxa2020-figure-2.txt",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["verdict"], "red_must_change");
+    assert_eq!(v["rules"], "cxa2020");
+    assert_eq!(v["clause"], "25.3");
+    assert_eq!(v["cycle"]["start_ply"], 1);
+    assert_eq!(v["cycle"]["plies"], 4);
+    assert_eq!(v["cycle"]["occurrences"], 2);
+    assert_eq!(v["sides"]["red"]["pattern"], "长捉");
+    assert_eq!(v["sides"]["red"]["forbidden"], true);
+    assert_eq!(v["sides"]["black"]["forbidden"], false);
+    assert!(v["limit"].is_object());
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    let kinds: Vec<&str> = moves.iter().map(|m| m["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["捉", "兑", "捉", "捉"]);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(m["ply"], i + 1);
+        assert!(m["iccs"].as_str().unwrap().len() == 4);
+        assert!(!m["chinese"].as_str().unwrap().is_empty());
+        assert!(m["reason"].is_object());
+        assert!(!m["explanation"].as_str().unwrap().is_empty());
+    }
+    assert_eq!(moves[0]["side"], "red");
+    assert_eq!(moves[0]["iccs"], "h6i4");
+    assert_eq!(moves[0]["chinese"], "马二退一");
+    insta::assert_json_snapshot!(v);
+}
+
+#[test]
+fn text_report_in_chinese_and_english() {
+    let (zh, _, code) = xq(&["judge", "fixtures/judge/cxa2020-figure-2.txt"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("judge_text_zh", zh);
+    let (en, _, _) = xq(&[
+        "judge",
+        "fixtures/judge/cxa2020-figure-6.txt",
+        "--lang",
+        "en",
+    ]);
+    insta::assert_snapshot!("judge_text_en", en);
+}
+
+#[test]
+fn fen_and_moves_in_mixed_notations() {
+    let fen = "2b6/4k4/9/9/9/9/9/9/2p6/3K1RBc1 w";
+    let (stdout, _, code) = xq(&[
+        "judge",
+        "--fen",
+        fen,
+        "--moves",
+        "车四平五 e8f8 R5.4 将6平5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["verdict"], "red_must_change");
+    assert_eq!(v["clause"], "25.1");
+    assert_eq!(v["sides"]["red"]["pattern"], "长将");
+}
+
+#[test]
+fn no_repetition() {
+    let (stdout, _, code) = xq(&["judge", "--moves", "炮二平五 马8进7", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["verdict"], "no_repetition");
+    assert!(v["cycle"].is_null());
+    assert_eq!(v["moves"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_bad_move_is_an_error_with_its_ply() {
+    let (stdout, stderr, code) = xq(&["judge", "--moves", "炮二平五 马8进7 车一进五"]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "");
+    insta::assert_snapshot!(stderr);
+    let (_, stderr, code) = xq(&["judge"]);
+    assert_eq!(code, 2, "{stderr}");
+    let (_, stderr, code) = xq(&["judge", "no/such/file.txt"]);
+    assert_eq!(code, 3);
+    assert!(stderr.contains("no/such/file.txt"), "{stderr}");
+}

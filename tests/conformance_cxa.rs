@@ -1,0 +1,101 @@
+//! The CXA 2020 rulebook's illustrated cases (fixtures/cases/cxa2020-dev.json): every verdict
+//! must be the book's, and the move natures must match the book's labels at the level of
+//! 将/杀/捉/闲-family on at least 95% of the moves. The run prints every miss.
+
+#![allow(clippy::unwrap_used, clippy::print_stdout)] // tests: a panic is the failure report
+
+use std::path::Path;
+
+use serde_json::Value;
+use xq_arbiter::{JudgeOptions, Nature, Verdict, judge};
+use xq_core::{Move, Position};
+
+struct Outcome {
+    verdicts_right: usize,
+    verdicts: usize,
+    exact: usize,
+    family: usize,
+    labels: usize,
+    misses: Vec<String>,
+}
+
+fn run() -> Outcome {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cases/cxa2020-dev.json");
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut o = Outcome {
+        verdicts_right: 0,
+        verdicts: 0,
+        exact: 0,
+        family: 0,
+        labels: 0,
+        misses: Vec::new(),
+    };
+    for case in cases.as_array().unwrap() {
+        let id = case["id"].as_str().unwrap();
+        let pos = Position::from_fen(case["fen"].as_str().unwrap()).unwrap();
+        let moves: Vec<Move> = case["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().parse().unwrap())
+            .collect();
+        let judgement = judge(&pos, &moves, JudgeOptions::default());
+        let want = case["verdict"].as_str().unwrap();
+        o.verdicts += 1;
+        if judgement.verdict.name() == want {
+            o.verdicts_right += 1;
+        } else {
+            o.misses.push(format!(
+                "{id}: verdict {} ({}), book {want}",
+                judgement.verdict, judgement.clause
+            ));
+        }
+        assert_ne!(
+            judgement.verdict,
+            Verdict::NoRepetition,
+            "{id}: the case repeats"
+        );
+        // Labels: the book labels the listed moves in order; the judged moves are the cycle's.
+        let classified = xq_arbiter::classify_line(&pos, &moves, xq_arbiter::Effort::default());
+        for (i, label) in case["book_labels"].as_array().unwrap().iter().enumerate() {
+            let book = Nature::from_chinese(label.as_str().unwrap()).unwrap();
+            let ours = classified[i].nature;
+            o.labels += 1;
+            o.exact += usize::from(ours == book);
+            if ours.family() == book.family() {
+                o.family += 1;
+            } else {
+                o.misses.push(format!(
+                    "{id}: ply {} {} is {ours}, book {book}",
+                    i + 1,
+                    moves[i]
+                ));
+            }
+        }
+    }
+    o
+}
+
+#[test]
+fn rulebook_cases() {
+    let o = run();
+    println!(
+        "verdicts {}/{}; labels exact {}/{}, by family {}/{}",
+        o.verdicts_right, o.verdicts, o.exact, o.labels, o.family, o.labels
+    );
+    for miss in &o.misses {
+        println!("  {miss}");
+    }
+    assert_eq!(o.verdicts, 56);
+    assert_eq!(
+        o.verdicts_right, o.verdicts,
+        "every verdict is the book's: {:#?}",
+        o.misses
+    );
+    assert!(
+        o.family * 100 >= o.labels * 95,
+        "labels by family {}/{}",
+        o.family,
+        o.labels
+    );
+}
