@@ -2,25 +2,9 @@
 
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
-use std::process::Command;
+mod support;
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-fn xq(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
-        .args(args)
-        .output()
-        .expect("run xq");
-    Run {
-        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
-        code: out.status.code().unwrap_or(-1),
-    }
-}
+use support::xq;
 
 #[test]
 fn perft_json_contract() {

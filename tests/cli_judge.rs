@@ -2,19 +2,10 @@
 
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
-use std::process::Command;
+mod support;
 
 fn xq(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xq"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap(),
-    )
+    support::xq(args).parts()
 }
 
 #[test]

@@ -2,34 +2,10 @@
 
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
-use std::{
-    io::Write,
-    process::{Command, Stdio},
-};
+mod support;
 
 fn xq(args: &[&str], stdin: Option<&str>) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.code().unwrap(),
-    )
+    support::xq_with_input(args, stdin.map(str::as_bytes)).parts()
 }
 
 #[test]

@@ -4,9 +4,19 @@
 
 use std::path::{Path, PathBuf};
 
-/// The shared reference data (`../shared` beside the project), which CI has.
+/// The shared reference data: `../shared` beside the project (where every checkout and CI have
+/// it), or where `XQ_SHARED` says.
 pub(crate) fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+    let dir = std::env::var_os("XQ_SHARED").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("data").is_dir(),
+        "the shared reference data is missing at {}: clone the project beside it or set XQ_SHARED",
+        dir.display()
+    );
+    dir
 }
 
 /// Every file below `dir` with extension `ext` (case-insensitive), sorted.
@@ -63,4 +73,49 @@ pub(crate) fn playout(
         }
         pos = pos.play(legal[rng.below(legal.len())]).unwrap();
     }
+}
+
+/// What a run of `xq` printed and its exit code.
+pub(crate) struct Run {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) code: i32,
+}
+
+impl Run {
+    /// `(stdout, stderr, code)`.
+    pub(crate) fn parts(self) -> (String, String, i32) {
+        (self.stdout, self.stderr, self.code)
+    }
+}
+
+/// Runs `xq` with `args` in the project's root, `stdin` on its standard input.
+pub(crate) fn xq_with_input(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    use std::{
+        io::Write,
+        process::{Command, Stdio},
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+/// Runs `xq` with `args` in the project's root.
+pub(crate) fn xq(args: &[&str]) -> Run {
+    xq_with_input(args, None)
 }

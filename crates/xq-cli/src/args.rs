@@ -24,6 +24,14 @@ pub(crate) enum Command {
     /// Judge a repetition: every move's nature (将 杀 捉 兑 献 拦 跟 闲) with the reason, the
     /// ruling with its clause, and the 60-round count.
     Judge(JudgeArgs),
+    /// Validate game records: replay every line of every game, report the first bad move of
+    /// each line with the position before it, check results and start positions.
+    Validate(ValidateArgs),
+    /// Convert game records between formats and notations, keeping comments and variations
+    /// where the target can hold them (and saying what it dropped where it cannot).
+    Convert(ConvertArgs),
+    /// Show a game: its tags, then its moves in a notation with comments and variations.
+    Show(ShowArgs),
 }
 
 /// How to print a result.
@@ -181,4 +189,225 @@ pub(crate) struct JudgeArgs {
     /// Cap both sides' checks, not only the claimant's.
     #[arg(long)]
     pub(crate) cap_both: bool,
+    /// Which game of the file to judge (1 = the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) game: u32,
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+}
+
+/// A text encoding of records.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum EncodingArg {
+    /// UTF-8 (with or without a byte-order mark).
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    /// UTF-16 little-endian.
+    #[value(name = "utf-16le")]
+    Utf16le,
+    /// UTF-16 big-endian.
+    #[value(name = "utf-16be")]
+    Utf16be,
+    /// GBK / GB18030 (mainland archives).
+    #[value(alias = "gb18030", alias = "gb2312")]
+    Gbk,
+    /// Big5 (Taiwanese archives).
+    Big5,
+}
+
+impl From<EncodingArg> for xq_record::Encoding {
+    fn from(e: EncodingArg) -> xq_record::Encoding {
+        match e {
+            EncodingArg::Utf8 => xq_record::Encoding::Utf8,
+            EncodingArg::Utf16le => xq_record::Encoding::Utf16Le,
+            EncodingArg::Utf16be => xq_record::Encoding::Utf16Be,
+            EncodingArg::Gbk => xq_record::Encoding::Gbk,
+            EncodingArg::Big5 => xq_record::Encoding::Big5,
+        }
+    }
+}
+
+/// A record format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RecordFormat {
+    /// XQ PGN.
+    Pgn,
+    /// XQF (象棋演播室).
+    Xqf,
+    /// DhtmlXQ / UBB (东萍).
+    Dhtmlxq,
+    /// 象棋桥 CBR.
+    Cbr,
+    /// 象棋桥 CBL library.
+    Cbl,
+    /// 象棋桥 CBF (XML).
+    Cbf,
+    /// A plain move list.
+    Txt,
+    /// xq's JSON.
+    Json,
+}
+
+impl From<RecordFormat> for xq_record::Format {
+    fn from(f: RecordFormat) -> xq_record::Format {
+        match f {
+            RecordFormat::Pgn => xq_record::Format::Pgn,
+            RecordFormat::Xqf => xq_record::Format::Xqf,
+            RecordFormat::Dhtmlxq => xq_record::Format::Dhtmlxq,
+            RecordFormat::Cbr => xq_record::Format::Cbr,
+            RecordFormat::Cbl => xq_record::Format::Cbl,
+            RecordFormat::Cbf => xq_record::Format::Cbf,
+            RecordFormat::Txt => xq_record::Format::Txt,
+            RecordFormat::Json => xq_record::Format::Json,
+        }
+    }
+}
+
+/// How input records are read.
+#[derive(Debug, Args)]
+pub(crate) struct InputArgs {
+    /// The text encoding of the inputs, instead of telling it from their content.
+    #[arg(long, value_enum)]
+    pub(crate) encoding: Option<EncodingArg>,
+    /// The format of the inputs, instead of telling it from their content and extension.
+    #[arg(long = "from", value_enum)]
+    pub(crate) from: Option<RecordFormat>,
+}
+
+impl InputArgs {
+    pub(crate) fn options(&self) -> xq_record::ReadOptions {
+        xq_record::ReadOptions {
+            encoding: self.encoding.map(Into::into),
+            format: self.from.map(Into::into),
+        }
+    }
+}
+
+/// How `xq validate` reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReportFormat {
+    /// For people: each failure with its place and the position, then a summary.
+    Text,
+    /// One row per game.
+    Csv,
+    /// One JSON document: the summary and every game.
+    Json,
+    /// One JSON object per game, one per line, as the games are checked.
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ValidateArgs {
+    /// Record files, and directories to search (recursively) for .pgn .xqf .cbr .cbl .cbf .txt
+    /// .json .htm(l) .ubb files.
+    #[arg(required = true)]
+    pub(crate) paths: Vec<std::path::PathBuf>,
+    /// The report's format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) report: ReportFormat,
+    /// Accept only standard notation: a move written in a variant form fails.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// How many threads check files (default: one per core).
+    #[arg(long, short = 'j')]
+    pub(crate) jobs: Option<usize>,
+    /// No progress bar and no timing line on standard error.
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+}
+
+/// A format to convert to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TargetFormat {
+    /// XQ PGN (many games per file).
+    Pgn,
+    /// XQF (one game per file).
+    Xqf,
+    /// DhtmlXQ / UBB.
+    Dhtmlxq,
+    /// xq's JSON (everything kept).
+    Json,
+    /// CSV, one row per move of the main line.
+    Csv,
+    /// A move list, one game per line.
+    Txt,
+}
+
+/// A notation for moves in records.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RecordNotation {
+    /// Chinese, simplified characters.
+    Chinese,
+    /// Chinese, traditional characters.
+    Traditional,
+    /// WXF.
+    Wxf,
+    /// ICCS.
+    Iccs,
+}
+
+/// The XQF flavour to write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum XqfFlavour {
+    /// Version 1.0, not encrypted.
+    Plain,
+    /// Version 1.8, encrypted (as 象棋演播室 writes it).
+    Encrypted,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// Record files, and directories to search (recursively) for records.
+    #[arg(required = true)]
+    pub(crate) inputs: Vec<std::path::PathBuf>,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub(crate) to: TargetFormat,
+    /// Where to write: a directory (one output per input, the tree below directory inputs
+    /// mirrored), or a file (for a single input).
+    #[arg(long)]
+    pub(crate) out: std::path::PathBuf,
+    /// The notation of moves (PGN and move lists).
+    #[arg(long, value_enum, default_value_t = RecordNotation::Chinese)]
+    pub(crate) notation: RecordNotation,
+    /// The encoding of text outputs.
+    #[arg(long = "out-encoding", value_enum, default_value_t = OutEncoding::Utf8)]
+    pub(crate) out_encoding: OutEncoding,
+    /// The XQF flavour.
+    #[arg(long, value_enum, default_value_t = XqfFlavour::Plain)]
+    pub(crate) xqf: XqfFlavour,
+    /// Replace outputs that already exist.
+    #[arg(long)]
+    pub(crate) force: bool,
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+}
+
+/// The encoding of text outputs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutEncoding {
+    /// UTF-8.
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    /// GBK (for old Windows software).
+    Gbk,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ShowArgs {
+    /// The record file.
+    pub(crate) file: std::path::PathBuf,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) game: u32,
+    /// The notation of the moves.
+    #[arg(long, value_enum, default_value_t = RecordNotation::Chinese)]
+    pub(crate) notation: RecordNotation,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
 }

@@ -375,10 +375,14 @@ impl Position {
         if piece.color != us {
             return Err(IllegalMove::NotYourPiece);
         }
-        let mut reachable = false;
-        self.gen_pseudo(us, Bitboard::from_square(m.from), &mut |from, to| {
-            reachable |= from == m.from && to == m.to;
-        });
+        let reachable = match piece.role {
+            Role::Rook | Role::Cannon => self.line_reaches(m, piece.role == Role::Cannon, us),
+            role => {
+                let mut reachable = false;
+                self.gen_piece(us, m.from, role, &mut |_, to| reachable |= to == m.to);
+                reachable
+            }
+        };
         if !reachable {
             return Err(IllegalMove::CannotReach);
         }
@@ -388,6 +392,28 @@ impl Position {
             Err(IllegalMove::KingsFacing)
         } else {
             Err(IllegalMove::KingInCheck)
+        }
+    }
+
+    /// Whether a rook (or a cannon) may go from `m.from` to `m.to` by its own rule: along a
+    /// line, over nothing (a cannon capturing: over exactly one piece).
+    fn line_reaches(&self, m: Move, cannon: bool, us: Color) -> bool {
+        let (ff, fr) = (m.from.file().index(), m.from.rank().index());
+        let (tf, tr) = (m.to.file().index(), m.to.rank().index());
+        let (line, a, b) = if fr == tr && ff != tf {
+            (self.board.rank_bits(fr), ff, tf)
+        } else if ff == tf && fr != tr {
+            (self.board.file_bits(ff), fr, tr)
+        } else {
+            return false;
+        };
+        let (lo, hi) = (a.min(b), a.max(b));
+        let inner = (u32::from(line) >> (lo + 1)) & ((1u32 << (hi - lo - 1)) - 1);
+        let screens = inner.count_ones();
+        match self.board.piece_at(m.to) {
+            None => screens == 0,
+            Some(p) if p.color == us => false,
+            Some(_) => screens == u32::from(cannon),
         }
     }
 

@@ -28,7 +28,7 @@ mod syntax;
 mod write;
 
 pub use crate::{
-    resolve::{Mode, NotationError, Reader, ResolveError, read},
+    resolve::{Mode, NotationError, Reader, ReaderPool, ResolveError, read},
     syntax::{
         Descriptive, Deviations, Direction, MoveText, Numerals, Selector, SyntaxError, System,
         Tandem, parse,

@@ -604,7 +604,11 @@ impl Descriptive {
 #[derive(Debug, Default)]
 pub struct Reader {
     mode: Mode,
-    cache: std::collections::HashMap<Box<str>, Result<MoveText, SyntaxError>>,
+    cache: std::collections::HashMap<
+        Box<str>,
+        Result<MoveText, SyntaxError>,
+        foldhash::fast::RandomState,
+    >,
 }
 
 /// The most distinct tokens a [`Reader`] remembers; later ones are parsed every time. Real
@@ -616,7 +620,7 @@ impl Reader {
     pub fn new(mode: Mode) -> Reader {
         Reader {
             mode,
-            cache: std::collections::HashMap::new(),
+            cache: std::collections::HashMap::default(),
         }
     }
 
@@ -642,6 +646,35 @@ impl Reader {
     pub fn read(&mut self, text: &str, pos: &Position) -> Result<Move, NotationError> {
         let mode = self.mode;
         Ok(self.parse(text)?.resolve(pos, mode)?)
+    }
+}
+
+/// One [`Reader`] per worker of a thread pool, so that each keeps its syntax cache warm across
+/// tasks (a reader made per task starts cold and parses every token again).
+#[derive(Debug)]
+pub struct ReaderPool {
+    readers: Vec<std::sync::Mutex<Reader>>,
+}
+
+impl ReaderPool {
+    /// Readers in `mode` for `workers` threads (at least one).
+    pub fn new(workers: usize, mode: Mode) -> ReaderPool {
+        ReaderPool {
+            readers: (0..workers.max(1))
+                .map(|_| std::sync::Mutex::new(Reader::new(mode)))
+                .collect(),
+        }
+    }
+
+    /// Runs `f` with the reader of worker `index` (any index: it wraps around; `None` is the
+    /// first). Workers with distinct indices never wait for each other.
+    pub fn with<R>(&self, index: Option<usize>, f: impl FnOnce(&mut Reader) -> R) -> R {
+        let slot = &self.readers[index.unwrap_or(0) % self.readers.len()];
+        // A panic while a reader was borrowed leaves only a cache behind: still usable.
+        let mut reader = slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut reader)
     }
 }
 

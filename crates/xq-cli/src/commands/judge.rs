@@ -90,30 +90,44 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
     Ok(ExitStatus::Success)
 }
 
-/// The position and moves to judge, from `--fen`/`--moves` or a file.
+/// The position and moves to judge, from `--fen`/`--moves` or a record file (any format: its
+/// main line, then `--moves` after it).
 fn read_input(args: &JudgeArgs) -> Result<(Position, Vec<Move>), CliError> {
     let mut fen = args.fen.clone();
     let mut tokens: Vec<String> = Vec::new();
+    let mut file_moves: Vec<Move> = Vec::new();
+    let mut file_start = None;
     if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path).map_err(|source| CliError::Io {
-            context: format!("cannot read {}", path.display()),
-            source,
-        })?;
-        for line in text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            if fen.is_none() && tokens.is_empty() && line.matches('/').count() == 9 {
-                fen = Some(line.to_owned());
-            } else {
-                tokens.extend(
-                    line.split_whitespace()
-                        .filter(|t| !super::is_filler(t))
-                        .map(str::to_owned),
-                );
-            }
+        let mut game = super::show::read_game(path, args.game, args.input.options())?;
+        if fen.is_some() {
+            return Err(CliError::Usage(
+                "--fen and a file both give the start position: give one".to_owned(),
+            ));
         }
+        let mut reader = Reader::new(Mode::Lenient);
+        let replayed = xq_record::replay::replay(&mut game, &mut reader);
+        if let Some(why) = replayed.bad_start {
+            return Err(CliError::Invalid(format!("{}: {why}", path.display())));
+        }
+        if let Some(e) = replayed.errors.first().filter(|e| e.variation.is_empty()) {
+            return Err(CliError::Invalid(format!(
+                "{}: ply {} `{}` is not a move here: {}\n  position: {}",
+                path.display(),
+                e.ply,
+                e.text,
+                e.message,
+                e.fen
+            )));
+        }
+        let (start, _) = xq_record::replay::start_position(&game).map_err(CliError::Invalid)?;
+        let start = if replayed.side_from_first_move {
+            start.passed()
+        } else {
+            start
+        };
+        fen = Some(start.fen());
+        file_moves = game.moves.iter().filter_map(|n| n.m).collect();
+        file_start = Some(start);
     }
     if let Some(moves) = &args.moves {
         tokens.extend(
@@ -123,20 +137,26 @@ fn read_input(args: &JudgeArgs) -> Result<(Position, Vec<Move>), CliError> {
                 .map(str::to_owned),
         );
     }
-    if tokens.is_empty() {
+    if tokens.is_empty() && file_moves.is_empty() {
         return Err(CliError::Usage(
             "no moves to judge: give --moves \"M1 M2 …\" or a file".to_owned(),
         ));
     }
-    let start = super::parse_fen(fen.as_deref().unwrap_or(xq_core::START_FEN), true)?;
+    let start = match file_start {
+        Some(start) => start,
+        None => super::parse_fen(fen.as_deref().unwrap_or(xq_core::START_FEN), true)?,
+    };
     let mut reader = Reader::new(Mode::Lenient);
     let mut pos = start.clone();
-    let mut moves = Vec::with_capacity(tokens.len());
-    for (i, token) in tokens.iter().enumerate() {
+    for &m in &file_moves {
+        pos.play_unchecked(m);
+    }
+    let mut moves = file_moves;
+    for token in &tokens {
+        let ply = moves.len() + 1;
         let m = reader.read(token, &pos).map_err(|err| {
             CliError::Invalid(format!(
-                "ply {} ({} to move): `{token}` is not a move here: {err}\n  position: {}",
-                i + 1,
+                "ply {ply} ({} to move): `{token}` is not a move here: {err}\n  position: {}",
                 pos.turn(),
                 pos.fen()
             ))

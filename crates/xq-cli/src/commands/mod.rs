@@ -1,10 +1,14 @@
 //! One module per subcommand.
 
+mod convert;
 mod fen;
+mod inputs;
 mod judge;
 mod moves;
 mod notation;
 mod perft;
+mod show;
+mod validate;
 
 use std::io::Write;
 
@@ -21,6 +25,9 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
         Command::Move(args) => moves::run(&args, out),
         Command::Notation(args) => notation::run(&args, out),
         Command::Judge(args) => judge::run(&args, out),
+        Command::Validate(args) => validate::run(&args, out),
+        Command::Convert(args) => convert::run(&args, out),
+        Command::Show(args) => show::run(&args, out),
     }
 }
 

@@ -1,0 +1,190 @@
+//! `xq show`: one game's tags and moves, in a notation, with comments and variations.
+
+use std::io::Write;
+
+use xq_core::{Color, Position};
+use xq_notation::{Mode, Notation, Reader};
+use xq_record::{
+    Game, GameStream, Node, replay,
+    write::{move_text, play},
+};
+
+use crate::{
+    CliError, ExitStatus,
+    args::{Format, ShowArgs},
+};
+
+pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let mut game = read_game(&args.file, args.game, args.input.options())?;
+    let mut reader = Reader::new(Mode::Lenient);
+    let replayed = replay::replay(&mut game, &mut reader);
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &game).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            let notation = super::convert::notation(args.notation);
+            text(&game, notation, out)?;
+            for e in &replayed.errors {
+                writeln!(
+                    out,
+                    "! ply {} `{}` does not replay: {}",
+                    e.ply, e.text, e.message
+                )?;
+            }
+            if let Some(why) = &replayed.bad_start {
+                writeln!(out, "! {why}")?;
+            }
+        }
+    }
+    Ok(
+        if replayed.bad_start.is_none() && replayed.errors.is_empty() {
+            ExitStatus::Success
+        } else {
+            ExitStatus::Invalid
+        },
+    )
+}
+
+/// Game `number` (1-based) of the file at `path`.
+pub(crate) fn read_game(
+    path: &std::path::Path,
+    number: u32,
+    options: xq_record::ReadOptions,
+) -> Result<Game, CliError> {
+    let stream = GameStream::open(path, options).map_err(|e| {
+        if e.kind == xq_record::ReadErrorKind::Io {
+            CliError::Io {
+                context: format!("cannot read {}", path.display()),
+                source: std::io::Error::other(e.message),
+            }
+        } else {
+            CliError::Invalid(format!("{}: {e}", path.display()))
+        }
+    })?;
+    let index = number as usize - 1;
+    let mut count = 0;
+    for (i, item) in stream.enumerate() {
+        count = i + 1;
+        if i == index {
+            return item.map_err(|e| CliError::Invalid(format!("{}: {e}", path.display())));
+        }
+    }
+    Err(CliError::Invalid(format!(
+        "{}: there is no game {number}: the file holds {count} game{}",
+        path.display(),
+        if count == 1 { "" } else { "s" }
+    )))
+}
+
+fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result<()> {
+    for (k, v) in game.tags.iter().filter(|(_, v)| !v.trim().is_empty()) {
+        writeln!(out, "{k}: {v}")?;
+    }
+    let start = replay::start_position(game).ok().map(|(p, _)| p);
+    if let Some(fen) = &game.fen {
+        writeln!(out, "FEN: {fen}")?;
+    }
+    if !game.tags.is_empty() || game.fen.is_some() {
+        writeln!(out)?;
+    }
+    if let Some(c) = &game.comment {
+        writeln!(out, "{{{c}}}")?;
+    }
+    let black_first = start.as_ref().is_some_and(|p| p.turn() == Color::Black);
+    // The main line: a round per row, a comment or variations breaking the row.
+    let mut pos = start;
+    let mut row = String::new();
+    for (i, node) in game.moves.iter().enumerate() {
+        let ply = i + usize::from(black_first);
+        let number = ply / 2 + 1;
+        let word = move_text(pos.as_ref(), node, notation);
+        if let Some(before) = &node.before {
+            flush(&mut row, out)?;
+            writeln!(out, "      {{{}}}", indent(before))?;
+        }
+        if ply.is_multiple_of(2) {
+            flush(&mut row, out)?;
+            row = format!("{number:>4}. {word}");
+        } else if row.is_empty() {
+            row = format!("{number:>4}. …  {word}");
+        } else {
+            let pad = 12usize.saturating_sub(display_width(&row) - 6);
+            row.push_str(&" ".repeat(pad.max(2)));
+            row.push_str(&word);
+        }
+        if node.comment.is_some() || !node.variations.is_empty() {
+            flush(&mut row, out)?;
+        }
+        if let Some(c) = &node.comment {
+            writeln!(out, "      {{{}}}", indent(c))?;
+        }
+        for v in &node.variations {
+            let mut words = Vec::new();
+            line_words(v, pos.clone(), ply, notation, &mut words);
+            writeln!(out, "      ( {} )", words.join(" "))?;
+        }
+        play(&mut pos, node);
+    }
+    flush(&mut row, out)?;
+    if let Some(result) = game.tag("Result") {
+        writeln!(out, "{result}")?;
+    }
+    Ok(())
+}
+
+/// A comment's later lines indented like its first.
+fn indent(comment: &str) -> String {
+    comment.replace('\n', "\n       ")
+}
+
+fn flush(row: &mut String, out: &mut dyn Write) -> std::io::Result<()> {
+    if !row.is_empty() {
+        writeln!(out, "{}", row.trim_end())?;
+        row.clear();
+    }
+    Ok(())
+}
+
+/// Columns a string takes on a terminal (CJK characters take two).
+fn display_width(s: &str) -> usize {
+    s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// A variation as PGN-like words: numbers, moves, `{comments}` and nested `( … )`.
+fn line_words(
+    line: &[Node],
+    mut pos: Option<Position>,
+    first: usize,
+    notation: Notation,
+    words: &mut Vec<String>,
+) {
+    // Black's move gets its number at the start and after anything that interrupts the round.
+    let mut interrupted = true;
+    for (i, node) in line.iter().enumerate() {
+        let ply = first + i;
+        if let Some(b) = &node.before {
+            words.push(format!("{{{}}}", indent(b)));
+            interrupted = true;
+        }
+        if ply.is_multiple_of(2) {
+            words.push(format!("{}.", ply / 2 + 1));
+        } else if interrupted {
+            words.push(format!("{}…", ply / 2 + 1));
+        }
+        words.push(move_text(pos.as_ref(), node, notation));
+        interrupted = false;
+        if let Some(c) = &node.comment {
+            words.push(format!("{{{}}}", indent(c)));
+            interrupted = true;
+        }
+        for v in &node.variations {
+            words.push("(".to_owned());
+            line_words(v, pos.clone(), ply, notation, words);
+            words.push(")".to_owned());
+            interrupted = true;
+        }
+        play(&mut pos, node);
+    }
+}

@@ -1,0 +1,587 @@
+//! `xq validate`: replay every game of every file and report.
+//!
+//! Files are checked in parallel (each thread with its own notation reader and its cache), in
+//! batches so that reports come out in the order of the inputs and memory holds one batch. A
+//! large file is streamed (see `xq_record::stream`) and its games are replayed in parallel in
+//! groups.
+
+use std::{
+    io::{IsTerminal, Write},
+    time::Instant,
+};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use xq_notation::{Mode, ReaderPool};
+use xq_record::{
+    Encoding, Failure, Format, GameReport, GameStream, ReadError, ReadErrorKind, ReadOptions,
+    validate_game,
+};
+
+use super::inputs::{self, Input};
+use crate::{
+    CliError, ExitStatus,
+    args::{ReportFormat, ValidateArgs},
+};
+
+/// Files larger than this are streamed and their games replayed in parallel.
+const LARGE: u64 = 4 << 20;
+/// Small files checked together (in parallel) before their reports are written.
+const BATCH: usize = 64;
+/// Games of a large file replayed together.
+const GROUP: usize = 4096;
+
+pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let options = args.input.options();
+    let mode = if args.strict {
+        Mode::Strict
+    } else {
+        Mode::Lenient
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| {
+            CliError::Usage(format!(
+                "cannot start {} threads: {e}",
+                args.jobs.unwrap_or(0)
+            ))
+        })?;
+    // A reader per worker, its syntax cache warm across files.
+    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    let (files, missing) = inputs::collect(&args.paths);
+    let mut report = Reporter::new(args.report, out);
+    report.header()?;
+    for m in &missing {
+        let failure = Failure {
+            ply: None,
+            kind: "io",
+            message: format!("cannot read it: {}", m.error),
+            text: None,
+            fen: None,
+            line: None,
+            offset: None,
+            variation: Vec::new(),
+        };
+        report.file_failure(&m.display, &failure)?;
+    }
+    let bar = progress_bar(files.len() as u64, args.quiet);
+    let started = Instant::now();
+    // Batches of files checked in parallel, reported in order; a large file found in a batch is
+    // checked on its own when its turn to be reported comes.
+    for batch in files.chunks(BATCH) {
+        let results: Vec<Checked> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|input| {
+                    readers.with(rayon::current_thread_index(), |reader| {
+                        check_file(input, options, reader)
+                    })
+                })
+                .collect()
+        });
+        for (input, result) in batch.iter().zip(results) {
+            match result {
+                Checked::Large => check_large(input, options, &readers, &pool, &mut report, &bar)?,
+                Checked::Done(result) => report.file(input, result)?,
+            }
+            bar.inc(1);
+        }
+        bar.set_message(format!("{} games", report.summary.games));
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    if !args.quiet {
+        let games = report.summary.games;
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "xq: checked {games} {} in {seconds:.2} s ({:.0} games/s, {} threads)",
+            plural(games, "game", "games"),
+            games as f64 / seconds.max(1e-9),
+            pool.current_num_threads()
+        );
+    }
+    report.finish()
+}
+
+fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} files, {msg} [{elapsed_precise}, ETA {eta}]",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// What checking one file found.
+enum FileResult {
+    /// The file was read: its format, encoding, and a report per game.
+    Read {
+        format: Format,
+        encoding: Option<Encoding>,
+        games: Vec<GameReport>,
+        not_games: usize,
+    },
+    /// Nothing in the file could be read.
+    Failed(Failure),
+    /// A file found in a directory that is not a game record.
+    Skipped(String),
+}
+
+/// A file checked in one task, or one too large for that (its games are checked in parallel
+/// groups when its turn comes).
+enum Checked {
+    Done(FileResult),
+    Large,
+}
+
+fn check_file(input: &Input, options: ReadOptions, reader: &mut xq_notation::Reader) -> Checked {
+    let file = match std::fs::File::open(&input.path) {
+        Ok(file) => file,
+        Err(e) => {
+            let err = ReadError::new(ReadErrorKind::Io, format!("cannot read the file: {e}"));
+            return Checked::Done(FileResult::Failed(Failure::from(&err)));
+        }
+    };
+    if file.metadata().is_ok_and(|m| m.len() > LARGE) {
+        return Checked::Large;
+    }
+    let extension = input.path.extension().and_then(|e| e.to_str());
+    let stream = match GameStream::from_reader(file, extension, options) {
+        Ok(stream) => stream,
+        Err(err) if input.may_not_be_a_record() => {
+            return Checked::Done(FileResult::Skipped(format!(
+                "not a game record ({})",
+                err.message
+            )));
+        }
+        Err(err) => return Checked::Done(FileResult::Failed(Failure::from(&err))),
+    };
+    let (format, encoding, not_games) =
+        (stream.format(), stream.encoding(), stream.not_games().len());
+    let games: Vec<GameReport> = stream
+        .enumerate()
+        .map(|(i, mut item)| validate_game(i, &mut item, reader))
+        .collect();
+    if input.may_not_be_a_record() {
+        let first_word_is_no_move = games
+            .first()
+            .and_then(|g| g.error.as_ref())
+            .is_some_and(|e| e.ply == Some(1) && e.kind == "unreadable");
+        if games.is_empty() {
+            return Checked::Done(FileResult::Skipped("no game record in it".to_owned()));
+        }
+        if format == Format::Txt && first_word_is_no_move {
+            return Checked::Done(FileResult::Skipped(
+                "not a move list: its first word is not a move".to_owned(),
+            ));
+        }
+    }
+    Checked::Done(FileResult::Read {
+        format,
+        encoding,
+        games,
+        not_games,
+    })
+}
+
+fn check_large(
+    input: &Input,
+    options: ReadOptions,
+    readers: &ReaderPool,
+    pool: &rayon::ThreadPool,
+    report: &mut Reporter<'_>,
+    bar: &ProgressBar,
+) -> Result<(), CliError> {
+    let mut stream = match GameStream::open(&input.path, options) {
+        Ok(stream) => stream,
+        Err(err) => return report.file(input, FileResult::Failed(Failure::from(&err))),
+    };
+    let (format, encoding) = (stream.format(), stream.encoding());
+    let mut index = 0;
+    loop {
+        let group: Vec<_> = stream.by_ref().take(GROUP).collect();
+        if group.is_empty() {
+            break;
+        }
+        let first = index;
+        index += group.len();
+        let games: Vec<GameReport> = pool.install(|| {
+            group
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, mut item)| {
+                    readers.with(rayon::current_thread_index(), |reader| {
+                        validate_game(first + i, &mut item, reader)
+                    })
+                })
+                .collect()
+        });
+        for game in &games {
+            report.game(&input.display, format, encoding, game)?;
+        }
+        bar.set_message(format!("{} games", report.summary.games));
+    }
+    if index == 0 {
+        return report.file(
+            input,
+            FileResult::Read {
+                format,
+                encoding,
+                games: Vec::new(),
+                not_games: stream.not_games().len(),
+            },
+        );
+    }
+    report.summary.files += 1;
+    Ok(())
+}
+
+/// Counts for the summary.
+#[derive(Debug, Default, Serialize)]
+struct Summary {
+    files: usize,
+    games: usize,
+    ok: usize,
+    failed: usize,
+    /// Files that could not be read at all (or hold no game).
+    unreadable_files: usize,
+    /// Files found in directories that are not game records.
+    skipped_files: usize,
+    /// Games with warnings (a wrong Result tag, an implausible start …).
+    games_with_warnings: usize,
+    /// Records of libraries that are not games (section titles).
+    not_games: usize,
+    #[serde(skip)]
+    io_errors: usize,
+}
+
+/// One game (or a file that gives none) in the machine-readable reports.
+#[derive(Serialize)]
+struct Row<'a> {
+    file: &'a str,
+    game: Option<usize>,
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<Format>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<Encoding>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plies: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a Failure>,
+    #[serde(skip_serializing_if = "<[Failure]>::is_empty")]
+    more_errors: &'a [Failure],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    warnings: &'a [String],
+}
+
+struct Reporter<'o> {
+    format: ReportFormat,
+    out: &'o mut dyn Write,
+    rows: Vec<serde_json::Value>,
+    summary: Summary,
+}
+
+impl<'o> Reporter<'o> {
+    fn new(format: ReportFormat, out: &'o mut dyn Write) -> Reporter<'o> {
+        Reporter {
+            format,
+            out,
+            rows: Vec::new(),
+            summary: Summary::default(),
+        }
+    }
+
+    fn header(&mut self) -> Result<(), CliError> {
+        if self.format == ReportFormat::Csv {
+            let header = [
+                "file", "game", "ok", "ply", "kind", "move", "message", "fen", "line",
+            ]
+            .map(str::to_owned);
+            self.out.write_all(&csv_record(&header)?)?;
+        }
+        Ok(())
+    }
+
+    fn row(&mut self, row: &Row<'_>) -> Result<(), CliError> {
+        match self.format {
+            ReportFormat::Jsonl => {
+                serde_json::to_writer(&mut *self.out, row).map_err(std::io::Error::from)?;
+                writeln!(self.out)?;
+            }
+            ReportFormat::Json => self
+                .rows
+                .push(serde_json::to_value(row).map_err(std::io::Error::from)?),
+            ReportFormat::Csv => {
+                let e = row.error;
+                let opt = |v: Option<String>| v.unwrap_or_default();
+                let record = [
+                    row.file.to_owned(),
+                    opt(row.game.map(|g| g.to_string())),
+                    row.ok.to_string(),
+                    opt(e.and_then(|e| e.ply).map(|p| p.to_string())),
+                    opt(e.map(|e| e.kind.to_owned())),
+                    opt(e.and_then(|e| e.text.clone())),
+                    opt(e.map(|e| e.message.clone())),
+                    opt(e.and_then(|e| e.fen.clone())),
+                    opt(e.and_then(|e| e.line).or(row.line).map(|l| l.to_string())),
+                ];
+                self.out.write_all(&csv_record(&record)?)?;
+            }
+            ReportFormat::Text => {}
+        }
+        Ok(())
+    }
+
+    /// A file that gives no games.
+    fn file_failure(&mut self, file: &str, failure: &Failure) -> Result<(), CliError> {
+        self.summary.files += 1;
+        self.summary.unreadable_files += 1;
+        if failure.kind == "io" {
+            self.summary.io_errors += 1;
+        }
+        if self.format == ReportFormat::Text {
+            let place = place(None, failure.line, failure.offset);
+            writeln!(
+                self.out,
+                "{file}{place}: cannot be read: {} [{}]",
+                failure.message, failure.kind
+            )?;
+            return Ok(());
+        }
+        let row = Row {
+            file,
+            game: None,
+            ok: false,
+            format: None,
+            encoding: None,
+            line: None,
+            plies: None,
+            lines: None,
+            error: Some(failure),
+            more_errors: &[],
+            warnings: &[],
+        };
+        self.row(&row)
+    }
+
+    fn file(&mut self, input: &Input, result: FileResult) -> Result<(), CliError> {
+        match result {
+            FileResult::Failed(failure) => self.file_failure(&input.display, &failure),
+            FileResult::Skipped(why) => {
+                self.summary.skipped_files += 1;
+                if self.format == ReportFormat::Text {
+                    writeln!(self.out, "{}: skipped: {why}", input.display)?;
+                }
+                Ok(())
+            }
+            FileResult::Read {
+                format,
+                encoding,
+                games,
+                not_games,
+            } => {
+                self.summary.not_games += not_games;
+                if games.is_empty() {
+                    let failure = Failure {
+                        ply: None,
+                        kind: "no_games",
+                        message: format!("no game found in this {format} file"),
+                        text: None,
+                        fen: None,
+                        line: None,
+                        offset: None,
+                        variation: Vec::new(),
+                    };
+                    return self.file_failure(&input.display, &failure);
+                }
+                self.summary.files += 1;
+                for game in &games {
+                    self.game(&input.display, format, encoding, game)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn game(
+        &mut self,
+        file: &str,
+        format: Format,
+        encoding: Option<Encoding>,
+        game: &GameReport,
+    ) -> Result<(), CliError> {
+        self.summary.games += 1;
+        if game.ok {
+            self.summary.ok += 1;
+        } else {
+            self.summary.failed += 1;
+        }
+        if !game.warnings.is_empty() {
+            self.summary.games_with_warnings += 1;
+        }
+        if self.format == ReportFormat::Text {
+            return self.text_game(file, game);
+        }
+        let row = Row {
+            file,
+            game: Some(game.game),
+            ok: game.ok,
+            format: Some(format),
+            encoding,
+            line: game.line,
+            plies: Some(game.plies),
+            lines: Some(game.lines),
+            error: game.error.as_ref(),
+            more_errors: &game.more_errors,
+            warnings: &game.warnings,
+        };
+        self.row(&row)
+    }
+
+    fn text_game(&mut self, file: &str, game: &GameReport) -> Result<(), CliError> {
+        let number = game.game + 1;
+        for failure in game.error.iter().chain(&game.more_errors) {
+            match failure.ply {
+                None => {
+                    let place = place(Some(number), failure.line, failure.offset);
+                    writeln!(
+                        self.out,
+                        "{file}{place}: cannot be read: {} [{}]",
+                        failure.message, failure.kind
+                    )?;
+                }
+                Some(0) => {
+                    writeln!(
+                        self.out,
+                        "{file}: game {number}: bad start position: {} [{}]",
+                        failure.message, failure.kind
+                    )?;
+                    if let Some(fen) = &failure.fen {
+                        writeln!(self.out, "  FEN: {fen}")?;
+                    }
+                }
+                Some(ply) => {
+                    let line = failure
+                        .line
+                        .map(|l| format!(", line {l}"))
+                        .unwrap_or_default();
+                    let text = failure.text.as_deref().unwrap_or("?");
+                    let within = variation_words(&failure.variation);
+                    writeln!(
+                        self.out,
+                        "{file}: game {number}{line}: ply {ply}{within}, {text}: {} [{}]",
+                        failure.message, failure.kind
+                    )?;
+                    if let Some(fen) = &failure.fen {
+                        writeln!(self.out, "  position before: {fen}")?;
+                    }
+                }
+            }
+        }
+        for warning in &game.warnings {
+            writeln!(self.out, "{file}: game {number}: warning: {warning}")?;
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<ExitStatus, CliError> {
+        let s = &self.summary;
+        match self.format {
+            ReportFormat::Text => {
+                let mut line = format!(
+                    "{} {} in {} {}: {} ok, {} failed",
+                    s.games,
+                    plural(s.games, "game", "games"),
+                    s.files,
+                    plural(s.files, "file", "files"),
+                    s.ok,
+                    s.failed
+                );
+                if s.unreadable_files > 0 {
+                    line.push_str(&format!(
+                        "; {} {} could not be read",
+                        s.unreadable_files,
+                        plural(s.unreadable_files, "file", "files")
+                    ));
+                }
+                if s.skipped_files > 0 {
+                    line.push_str(&format!("; {} skipped (not game records)", s.skipped_files));
+                }
+                if s.games_with_warnings > 0 {
+                    line.push_str(&format!("; {} with warnings", s.games_with_warnings));
+                }
+                writeln!(self.out, "{line}")?;
+            }
+            ReportFormat::Json => {
+                let doc = serde_json::json!({ "summary": s, "games": self.rows });
+                serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(std::io::Error::from)?;
+                writeln!(self.out)?;
+            }
+            ReportFormat::Csv | ReportFormat::Jsonl => {}
+        }
+        let s = &self.summary;
+        Ok(if s.io_errors > 0 {
+            ExitStatus::Io
+        } else if s.failed > 0 || s.unreadable_files > 0 {
+            ExitStatus::Invalid
+        } else {
+            ExitStatus::Success
+        })
+    }
+}
+
+/// One CSV row, quoted as needed.
+fn csv_record(fields: &[String]) -> Result<Vec<u8>, CliError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(fields)
+        .map_err(|e| CliError::from(std::io::Error::other(e)))?;
+    w.into_inner()
+        .map_err(|e| CliError::from(std::io::Error::other(e.to_string())))
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// `: game 3, line 12, byte 340` (whatever is known).
+fn place(game: Option<usize>, line: Option<u32>, offset: Option<usize>) -> String {
+    let mut parts = Vec::new();
+    if let Some(g) = game {
+        parts.push(format!("game {g}"));
+    }
+    if let Some(l) = line {
+        parts.push(format!("line {l}"));
+    }
+    if let Some(o) = offset {
+        parts.push(format!("byte {o}"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", parts.join(", "))
+    }
+}
+
+/// ` (in the variation replacing ply 3, the 1st)` for a variation path.
+fn variation_words(path: &[(usize, usize)]) -> String {
+    if path.is_empty() {
+        return String::new();
+    }
+    let steps: Vec<String> = path
+        .iter()
+        .map(|(ply, i)| format!("alternative {} to ply {ply}", i + 1))
+        .collect();
+    format!(" (in {})", steps.join(" > "))
+}

@@ -1,0 +1,359 @@
+//! DhtmlXQ / UBB records (东萍 dpxq): `[DhtmlXQ_tag]value[/DhtmlXQ_tag]` pairs inside
+//! `[DhtmlXQ] … [/DhtmlXQ]`.
+//!
+//! `binit`: 64 digits, the 32 pieces' (x, y), Red R N B A K A B N R C C P P P P P then Black, x from
+//! the left, y from the top, `99` off the board. `movelist`: four digits per move (x1 y1 x2 y2).
+//! `move_P_S_B`: branch B leaves branch P (0 = the main line) at step S, its first move replacing
+//! move S. `commentS` follows main-line move S (0: before the first move), `commentB_S` move S of
+//! branch B. `||` is a line break, `\uXXXX` an escaped character. The side to move is the first
+//! move's.
+
+use xq_core::{Board, Color, File, Move, Piece, Rank, Square};
+
+use crate::{
+    error::{ReadError, ReadErrorKind},
+    game::{Game, Node, Outcome},
+    pgn::MAX_DEPTH,
+    slots::{ROLES, homeless_words, slots},
+};
+
+/// DhtmlXQ field names and the tags they become.
+const TAGS: [(&str, &str); 16] = [
+    ("title", "Title"),
+    ("event", "Event"),
+    ("date", "Date"),
+    ("place", "Site"),
+    ("round", "Round"),
+    ("table", "Table"),
+    ("group", "Group"),
+    ("timerule", "TimeControl"),
+    ("red", "Red"),
+    ("redteam", "RedTeam"),
+    ("black", "Black"),
+    ("blackteam", "BlackTeam"),
+    ("open", "Opening"),
+    ("remark", "Remark"),
+    ("author", "Annotator"),
+    ("type", "Type"),
+];
+
+/// The `[DhtmlXQ_name]value[/DhtmlXQ_name]` pairs of a text, in order.
+fn fields(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("[DhtmlXQ_") {
+        let after = &rest[start + 9..];
+        let Some(close) = after.find(']') else { break };
+        let name = &after[..close];
+        let body = &after[close + 1..];
+        let end_tag = format!("[/DhtmlXQ_{name}]");
+        let Some(end) = body.find(&end_tag) else {
+            rest = body;
+            continue;
+        };
+        out.push((name.to_owned(), body[..end].to_owned()));
+        rest = &body[end + end_tag.len()..];
+    }
+    out
+}
+
+fn unescape(text: &str) -> String {
+    let text = text.replace("||", "\n");
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek() == Some(&'u') {
+            let hex: String = chars.clone().skip(1).take(4).collect();
+            if let Some(ch) = u32::from_str_radix(&hex, 16)
+                .ok()
+                .and_then(char::from_u32)
+                .filter(|_| hex.len() == 4)
+            {
+                out.push(ch);
+                for _ in 0..5 {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn square(x: u32, y: u32) -> Option<Square> {
+    if y > 9 {
+        return None;
+    }
+    Some(Square::new(File::try_new(x)?, Rank::try_new(9 - y)?))
+}
+
+fn moves_of(digits: &str) -> Result<Vec<Move>, ReadError> {
+    let digits: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(10)).collect();
+    if !digits.len().is_multiple_of(4) {
+        return Err(ReadError::new(
+            ReadErrorKind::Syntax,
+            "a DhtmlXQ move list must have four digits per move",
+        ));
+    }
+    digits
+        .chunks(4)
+        .map(|d| match (square(d[0], d[1]), square(d[2], d[3])) {
+            (Some(from), Some(to)) => Ok(Move::new(from, to)),
+            _ => Err(ReadError::new(
+                ReadErrorKind::Syntax,
+                format!(
+                    "the DhtmlXQ move {}{}{}{} names a point off the board",
+                    d[0], d[1], d[2], d[3]
+                ),
+            )),
+        })
+        .collect()
+}
+
+/// Reads the DhtmlXQ records of a text (a page may hold several).
+pub fn read_dhtmlxq(text: &str) -> Vec<Result<Game, ReadError>> {
+    let mut games = Vec::new();
+    let mut rest = text;
+    let mut index = 0;
+    while let Some(start) = rest.find("[DhtmlXQ]") {
+        let body = &rest[start..];
+        let end = body.find("[/DhtmlXQ]").map_or(body.len(), |e| e + 10);
+        games.push(read_one(&body[..end]).map_err(|e| e.in_game(index)));
+        index += 1;
+        rest = &body[end..];
+    }
+    if games.is_empty() && text.contains("[DhtmlXQ_") {
+        games.push(read_one(text));
+    }
+    games
+}
+
+fn read_one(text: &str) -> Result<Game, ReadError> {
+    let fields = fields(text);
+    let get = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let mut game = Game::default();
+    for (name, value) in &fields {
+        let value = unescape(value).trim().to_owned();
+        if value.is_empty() {
+            continue;
+        }
+        if let Some((_, tag)) = TAGS.iter().find(|(n, _)| n == name) {
+            game.tags.push(((*tag).to_owned(), value));
+        } else if name == "result" {
+            let outcome = Outcome::parse(&value).unwrap_or(Outcome::Unknown);
+            game.tags
+                .push(("Result".to_owned(), outcome.pgn().to_owned()));
+        }
+    }
+
+    let main = moves_of(get("movelist").unwrap_or(""))?;
+    // The start position: a FEN if given, else binit, else the standard one.
+    let mut board = Board::start();
+    let mut has_position = false;
+    if let Some(binit) = get("binit") {
+        let digits: Vec<u32> = binit.chars().filter_map(|c| c.to_digit(10)).collect();
+        if digits.len() != 64 {
+            return Err(ReadError::new(
+                ReadErrorKind::Syntax,
+                "DhtmlXQ binit must have 64 digits (32 pieces × x, y)",
+            ));
+        }
+        board = Board::empty();
+        for (i, xy) in digits.chunks(2).enumerate() {
+            if let Some(sq) = square(xy[0], xy[1]) {
+                let color = if i < 16 { Color::Red } else { Color::Black };
+                board.put(sq, Piece::new(color, ROLES[i % 16]));
+            }
+        }
+        has_position = true;
+    }
+    if let Some(fen) = get("fen").map(str::trim).filter(|f| !f.is_empty()) {
+        game.fen = Some(fen.to_owned());
+    } else if has_position {
+        let turn = main
+            .first()
+            .and_then(|m| board.piece_at(m.from))
+            .map_or(Color::Red, |p| p.color);
+        game.set_start(board, turn);
+    }
+
+    // Branches: id → (parent id, first step, moves).
+    let mut branches: Vec<(usize, usize, usize, Vec<Move>)> = Vec::new();
+    for (name, value) in &fields {
+        let Some(spec) = name.strip_prefix("move_") else {
+            continue;
+        };
+        let parts: Vec<usize> = spec.split('_').filter_map(|p| p.parse().ok()).collect();
+        if let [parent, step, id] = parts[..] {
+            branches.push((id, parent, step, moves_of(value)?));
+        }
+    }
+    let comment_of = |branch: usize, step: usize| -> Option<String> {
+        let name = if branch == 0 {
+            format!("comment{step}")
+        } else {
+            format!("comment{branch}_{step}")
+        };
+        get(&name)
+            .map(unescape)
+            .map(|c| c.trim().to_owned())
+            .filter(|c| !c.is_empty())
+    };
+    game.moves = build(0, 1, &main, &branches, &comment_of, 0)?;
+    game.comment = comment_of(0, 0);
+    Ok(game)
+}
+
+/// The nodes of branch `id`, whose first move is step `first`, with the branches leaving it.
+fn build(
+    id: usize,
+    first: usize,
+    moves: &[Move],
+    branches: &[(usize, usize, usize, Vec<Move>)],
+    comment_of: &dyn Fn(usize, usize) -> Option<String>,
+    depth: usize,
+) -> Result<Vec<Node>, ReadError> {
+    if depth > MAX_DEPTH {
+        return Err(ReadError::new(
+            ReadErrorKind::TooDeep,
+            format!("branches nested deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let mut line = Vec::with_capacity(moves.len());
+    for (i, &m) in moves.iter().enumerate() {
+        let step = first + i;
+        let mut node = Node::coord(m);
+        node.comment = comment_of(id, step);
+        for (child, parent, at, child_moves) in branches {
+            if *parent == id && *at == step && *child != id {
+                node.variations.push(build(
+                    *child,
+                    step,
+                    child_moves,
+                    branches,
+                    comment_of,
+                    depth + 1,
+                )?);
+            }
+        }
+        line.push(node);
+    }
+    Ok(line)
+}
+
+/// What writing `game` as DhtmlXQ drops besides comments before variation moves: tags it has no
+/// field for, pieces its 32 slots cannot hold; in words.
+pub fn dhtmlxq_losses(game: &Game) -> Vec<String> {
+    let lost: Vec<&str> = game
+        .tags
+        .iter()
+        .filter(|(k, v)| {
+            !v.trim().is_empty()
+                && !TAGS.iter().any(|(_, t)| t.eq_ignore_ascii_case(k))
+                && !["Game", "Result", "FEN"]
+                    .iter()
+                    .any(|t| t.eq_ignore_ascii_case(k))
+        })
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let mut said: Vec<String> = Vec::new();
+    if !lost.is_empty() {
+        said.push(format!(
+            "tags DhtmlXQ has no field for: {}",
+            lost.join(", ")
+        ));
+    }
+    if let Ok((pos, _)) = crate::replay::start_position(game) {
+        said.extend(homeless_words(slots(&pos).1, "DhtmlXQ"));
+    }
+    said
+}
+
+/// Writes `game` (replayed: every node has its coordinates) as a DhtmlXQ record.
+pub fn write_dhtmlxq(game: &Game) -> String {
+    let mut out = String::from("[DhtmlXQ]\n");
+    let mut field = |name: &str, value: &str| {
+        let value = value.replace('\n', "||");
+        out.push_str(&format!("[DhtmlXQ_{name}]{value}[/DhtmlXQ_{name}]\n"));
+    };
+    for (tag, value) in &game.tags {
+        if let Some((name, _)) = TAGS.iter().find(|(_, t)| t.eq_ignore_ascii_case(tag)) {
+            field(name, value);
+        }
+    }
+    if let Some(outcome) = game.outcome() {
+        let word = match outcome {
+            Outcome::RedWins => "红胜",
+            Outcome::BlackWins => "黑胜",
+            Outcome::Draw => "和棋",
+            Outcome::Unknown => "未知",
+        };
+        field("result", word);
+    }
+    let pos = crate::replay::start_position(game)
+        .map(|(p, _)| p)
+        .unwrap_or_default();
+    let (places, _) = slots(&pos);
+    let mut binit = String::new();
+    for place in places {
+        match place {
+            Some(sq) => binit.push_str(&format!("{}{}", sq.file().index(), 9 - sq.rank().index())),
+            None => binit.push_str("99"),
+        }
+    }
+    field("binit", &binit);
+    if let Some(fen) = &game.fen {
+        field("fen", fen);
+    }
+    let digits = |m: Option<Move>| {
+        m.map_or_else(String::new, |m| {
+            format!(
+                "{}{}{}{}",
+                m.from.file().index(),
+                9 - m.from.rank().index(),
+                m.to.file().index(),
+                9 - m.to.rank().index()
+            )
+        })
+    };
+    let movelist: String = game.moves.iter().map(|n| digits(n.m)).collect();
+    field("movelist", &movelist);
+    if let Some(c) = &game.comment {
+        field("comment0", c);
+    }
+    // Branches in order of discovery, with their comments.
+    let mut next_id = 1;
+    let mut pending: Vec<(usize, usize, &[Node])> = vec![(0, 1, &game.moves)];
+    while let Some((id, first, line)) = pending.pop() {
+        for (i, node) in line.iter().enumerate() {
+            let step = first + i;
+            if let Some(c) = &node.comment {
+                field(
+                    &if id == 0 {
+                        format!("comment{step}")
+                    } else {
+                        format!("comment{id}_{step}")
+                    },
+                    c,
+                );
+            }
+            for v in &node.variations {
+                let child = next_id;
+                next_id += 1;
+                field(
+                    &format!("move_{id}_{step}_{child}"),
+                    &v.iter().map(|n| digits(n.m)).collect::<String>(),
+                );
+                pending.push((child, step, v));
+            }
+        }
+    }
+    out.push_str("[/DhtmlXQ]\n");
+    out
+}

@@ -1,0 +1,235 @@
+//! Telling the text encoding of a record from its bytes.
+//!
+//! A byte-order mark decides (UTF-8, UTF-16LE, UTF-16BE). Otherwise valid UTF-8 is UTF-8. Otherwise
+//! the record is GBK (GB18030) or Big5, and since Big5 text decodes without error as GBK (into
+//! nonsense), the two are told apart by counting, in the raw bytes, the double-byte codes that
+//! spell the notation's characters (车車 马馬 进進 平 退 …) in each encoding: the encoding in which
+//! the record is full of move words is the record's. UTF-16 without a mark is recognised by its
+//! zero bytes.
+
+use std::{borrow::Cow, sync::OnceLock};
+
+use serde::Serialize;
+
+/// A text encoding of records.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    /// UTF-8, with or without a byte-order mark.
+    #[serde(rename = "utf-8")]
+    Utf8,
+    /// UTF-16 little-endian (CBR/CBL strings, some Windows exports).
+    #[serde(rename = "utf-16le")]
+    Utf16Le,
+    /// UTF-16 big-endian.
+    #[serde(rename = "utf-16be")]
+    Utf16Be,
+    /// GBK / GB18030 (mainland software: xqbase, XQF strings).
+    Gbk,
+    /// Big5 (Taiwanese archives such as CCPD).
+    Big5,
+}
+
+impl Encoding {
+    /// Reads an encoding name: `utf-8`, `utf-16le`, `utf-16be`, `gbk` (also `gb2312`, `gb18030`),
+    /// `big5`.
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        Some(match name.to_ascii_lowercase().replace('_', "-").as_str() {
+            "utf-8" | "utf8" => Encoding::Utf8,
+            "utf-16le" | "utf16le" | "utf-16" => Encoding::Utf16Le,
+            "utf-16be" | "utf16be" => Encoding::Utf16Be,
+            "gbk" | "gb2312" | "gb18030" | "cp936" => Encoding::Gbk,
+            "big5" | "cp950" | "big5-hkscs" => Encoding::Big5,
+            _ => return None,
+        })
+    }
+
+    /// The name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "utf-8",
+            Encoding::Utf16Le => "utf-16le",
+            Encoding::Utf16Be => "utf-16be",
+            Encoding::Gbk => "gbk",
+            Encoding::Big5 => "big5",
+        }
+    }
+
+    fn decoder(self) -> &'static encoding_rs::Encoding {
+        match self {
+            Encoding::Utf8 => encoding_rs::UTF_8,
+            Encoding::Utf16Le => encoding_rs::UTF_16LE,
+            Encoding::Utf16Be => encoding_rs::UTF_16BE,
+            Encoding::Gbk => encoding_rs::GB18030,
+            Encoding::Big5 => encoding_rs::BIG5,
+        }
+    }
+}
+
+/// Characters that fill every record in Chinese notation (both scripts), and the words of tags.
+const TELLTALES: &str = "进進退平车車俥马馬傌炮砲包兵卒帅帥将將仕士相象前后後中一二三四五六七八九１２３４５６７８９红紅黑胜勝负負和局赛賽";
+
+/// How many more telltale codes one encoding must find than the other to settle the question.
+const DECISIVE: usize = 24;
+
+/// A set of double-byte codes: a bit per possible pair.
+struct PairSet(Box<[u64; 1024]>);
+
+impl PairSet {
+    fn new() -> PairSet {
+        PairSet(Box::new([0; 1024]))
+    }
+
+    fn insert(&mut self, [a, b]: [u8; 2]) {
+        let i = usize::from(a) << 8 | usize::from(b);
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    fn contains(&self, a: u8, b: u8) -> bool {
+        let i = usize::from(a) << 8 | usize::from(b);
+        self.0[i >> 6] >> (i & 63) & 1 == 1
+    }
+}
+
+struct Codes {
+    gbk: PairSet,
+    big5: PairSet,
+}
+
+fn codes() -> &'static Codes {
+    static CODES: OnceLock<Codes> = OnceLock::new();
+    CODES.get_or_init(|| {
+        let encode = |enc: &'static encoding_rs::Encoding| -> PairSet {
+            let mut set = PairSet::new();
+            for c in TELLTALES.chars() {
+                let mut buf = [0; 4];
+                let (bytes, _, failed) = enc.encode(c.encode_utf8(&mut buf));
+                if let (false, [a, b]) = (failed, bytes.as_ref()) {
+                    set.insert([*a, *b]);
+                }
+            }
+            set
+        };
+        Codes {
+            gbk: encode(encoding_rs::GBK),
+            big5: encode(encoding_rs::BIG5),
+        }
+    })
+}
+
+/// The encoding of `bytes` (a whole record, or the head of one cut at a line end).
+pub fn detect(bytes: &[u8]) -> Encoding {
+    match bytes {
+        [0xEF, 0xBB, 0xBF, ..] => return Encoding::Utf8,
+        [0xFF, 0xFE, ..] => return Encoding::Utf16Le,
+        [0xFE, 0xFF, ..] => return Encoding::Utf16Be,
+        _ => {}
+    }
+    // UTF-16 without a mark: half the bytes of ASCII-heavy text are zero (which is also valid
+    // UTF-8, so this comes first; text records have no zero bytes otherwise).
+    let sample = &bytes[..bytes.len().min(4096)];
+    let zeros_odd = sample
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|&&b| b == 0)
+        .count();
+    let zeros_even = sample.iter().step_by(2).filter(|&&b| b == 0).count();
+    if sample.len() >= 8 && zeros_odd * 4 > sample.len() / 2 {
+        return Encoding::Utf16Le;
+    }
+    if sample.len() >= 8 && zeros_even * 4 > sample.len() / 2 {
+        return Encoding::Utf16Be;
+    }
+    if std::str::from_utf8(bytes).is_ok() {
+        return Encoding::Utf8;
+    }
+    let codes = codes();
+    let (mut gbk, mut big5) = (0usize, 0usize);
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] < 0x80 {
+            i += 1;
+            continue;
+        }
+        let (a, b) = (bytes[i], bytes[i + 1]);
+        gbk += usize::from(codes.gbk.contains(a, b));
+        big5 += usize::from(codes.big5.contains(a, b));
+        i += 2;
+        // Real records settle it within a line or two; stop once one side is far ahead.
+        if gbk.abs_diff(big5) >= DECISIVE {
+            break;
+        }
+    }
+    if big5 > gbk {
+        Encoding::Big5
+    } else {
+        Encoding::Gbk
+    }
+}
+
+/// `bytes` as text in `encoding` (a byte-order mark is dropped; invalid sequences become U+FFFD).
+pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
+    let (text, _, _) = encoding.decoder().decode(bytes);
+    text
+}
+
+/// Text in `encoding` as bytes (characters the encoding lacks become numeric references).
+pub fn encode(text: &str, encoding: Encoding) -> Cow<'_, [u8]> {
+    match encoding {
+        Encoding::Utf8 => Cow::Borrowed(text.as_bytes()),
+        Encoding::Utf16Le | Encoding::Utf16Be => {
+            let mut out = Vec::with_capacity(text.len() * 2 + 2);
+            let le = encoding == Encoding::Utf16Le;
+            out.extend_from_slice(if le { &[0xFF, 0xFE] } else { &[0xFE, 0xFF] });
+            for unit in text.encode_utf16() {
+                out.extend_from_slice(&if le {
+                    unit.to_le_bytes()
+                } else {
+                    unit.to_be_bytes()
+                });
+            }
+            Cow::Owned(out)
+        }
+        other => {
+            let (bytes, _, _) = other.decoder().encode(text);
+            bytes
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tells_gbk_from_big5() {
+        let text = "1. 炮二平五 馬８進７\n2. 馬二進三 車９平８\n";
+        let big5 = encode(text, Encoding::Big5);
+        let gbk = encode(
+            "1. 炮二平五 马８进７\n2. 马二进三 车９平８\n",
+            Encoding::Gbk,
+        );
+        assert_eq!(detect(&big5), Encoding::Big5);
+        assert_eq!(detect(&gbk), Encoding::Gbk);
+        assert_eq!(decode(&big5, Encoding::Big5), text);
+        // Big5 decodes as GBK without error, into something else: the reason for counting.
+        assert_ne!(decode(&big5, Encoding::Gbk), text);
+    }
+
+    #[test]
+    fn marks_and_utf() {
+        assert_eq!(detect("炮二平五".as_bytes()), Encoding::Utf8);
+        assert_eq!(detect(b"\xEF\xBB\xBFabc"), Encoding::Utf8);
+        assert_eq!(decode(b"\xEF\xBB\xBFabc", Encoding::Utf8), "abc");
+        let utf16 = encode("[Game \"Chinese Chess\"]", Encoding::Utf16Le);
+        assert_eq!(detect(&utf16), Encoding::Utf16Le);
+        assert_eq!(
+            decode(&utf16, Encoding::Utf16Le),
+            "[Game \"Chinese Chess\"]"
+        );
+        assert_eq!(detect(&utf16[2..]), Encoding::Utf16Le, "without the mark");
+        assert_eq!(Encoding::from_name("GB2312"), Some(Encoding::Gbk));
+        assert_eq!(Encoding::from_name("cp950"), Some(Encoding::Big5));
+    }
+}

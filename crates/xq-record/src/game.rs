@@ -1,0 +1,244 @@
+//! The game model: tags, the start position, the move tree with comments, the result.
+
+use serde::{Deserialize, Serialize};
+use xq_core::Move;
+
+/// One move in a record and what hangs on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Node {
+    /// The move as the record writes it (a token in some notation: 炮二平五, C2.5, h2e2), if the
+    /// record writes moves as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The move as coordinates: given by binary records, or found by replaying the text.
+    #[serde(
+        default,
+        rename = "move",
+        skip_serializing_if = "Option::is_none",
+        with = "opt_move"
+    )]
+    pub m: Option<Move>,
+    /// A comment before the move (records put one before the first move of a variation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// The comment after the move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Alternative lines: each starts with an alternative to this move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variations: Vec<Vec<Node>>,
+    /// Where the move stands in the source: its line (text records), 1-based.
+    #[serde(skip)]
+    pub source_line: Option<u32>,
+}
+
+impl Node {
+    /// A move given as coordinates.
+    pub fn coord(m: Move) -> Node {
+        Node {
+            m: Some(m),
+            ..Node::default()
+        }
+    }
+
+    /// A move given as text.
+    pub fn text(text: impl Into<String>) -> Node {
+        Node {
+            text: Some(text.into()),
+            ..Node::default()
+        }
+    }
+}
+
+mod opt_move {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use xq_core::Move;
+
+    pub(super) fn serialize<S: Serializer>(m: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
+        match m {
+            Some(m) => s.collect_str(m),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Move>, D::Error> {
+        let text: Option<String> = Option::deserialize(d)?;
+        text.map(|t| t.parse().map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
+/// A game's result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// 红胜, `1-0`.
+    RedWins,
+    /// 黑胜, `0-1`.
+    BlackWins,
+    /// 和棋, `1/2-1/2`.
+    Draw,
+    /// Unknown or unfinished, `*`.
+    Unknown,
+}
+
+impl Outcome {
+    /// Reads a PGN result token (`1-0`, `0-1`, `1/2-1/2`, `*`) or a Chinese or English word.
+    pub fn parse(text: &str) -> Option<Outcome> {
+        Some(match text.trim() {
+            "1-0" | "红胜" | "紅勝" | "红方胜" | "W" | "w" => Outcome::RedWins,
+            "0-1" | "黑胜" | "黑勝" | "黑方胜" | "L" | "l" => Outcome::BlackWins,
+            "1/2-1/2" | "½-½" | "和" | "和棋" | "D" | "d" => Outcome::Draw,
+            "*" | "" | "未知" => Outcome::Unknown,
+            _ => return None,
+        })
+    }
+
+    /// The PGN token.
+    pub const fn pgn(self) -> &'static str {
+        match self {
+            Outcome::RedWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unknown => "*",
+        }
+    }
+}
+
+/// A game record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    /// The tags in the order the record gives them, with PGN names (Event, Site, Date, Round,
+    /// Red, Black, RedTeam, BlackTeam, Result, Opening, Variation, ECCO, …); other formats' fields
+    /// are mapped to these names, and fields without a PGN name keep their own.
+    #[serde(default)]
+    pub tags: Vec<(String, String)>,
+    /// The start position, if not the standard one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// The comment before the first move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The main line.
+    #[serde(default)]
+    pub moves: Vec<Node>,
+    /// The line of its file where the game starts (text formats), 1-based.
+    #[serde(skip)]
+    pub line: Option<u32>,
+}
+
+impl Game {
+    /// Sets the start position from a board and the side to move (binary and DhtmlXQ records);
+    /// the standard start position is left implicit.
+    pub fn set_start(&mut self, board: xq_core::Board, turn: xq_core::Color) {
+        let fen = xq_core::Setup {
+            board,
+            turn,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+        .to_fen();
+        let standard =
+            xq_core::Position::from_fen(&fen).is_ok_and(|p| p.fen() == xq_core::START_FEN);
+        self.fen = (!standard).then_some(fen);
+    }
+
+    /// The value of a tag (case-insensitive name), if present and not empty.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.trim().is_empty())
+    }
+
+    /// Sets a tag, replacing an existing one of the same name or appending it.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self
+            .tags
+            .iter_mut()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        {
+            Some((_, v)) => *v = value,
+            None => self.tags.push((name.to_owned(), value)),
+        }
+    }
+
+    /// The result from the Result tag.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.tag("Result").and_then(Outcome::parse)
+    }
+
+    /// The date from the Date tag, if it can be read (the tag itself keeps the original text).
+    pub fn date(&self) -> Option<chrono::NaiveDate> {
+        parse_date(self.tag("Date")?)
+    }
+
+    /// The number of moves in the main line.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Every node of the tree, depth first (the main line's nodes and their variations).
+    pub fn count_nodes(&self) -> usize {
+        fn count(line: &[Node]) -> usize {
+            line.iter()
+                .map(|n| 1 + n.variations.iter().map(|v| count(v)).sum::<usize>())
+                .sum()
+        }
+        count(&self.moves)
+    }
+
+    /// Whether any node has a variation.
+    pub fn has_variations(&self) -> bool {
+        fn any(line: &[Node]) -> bool {
+            line.iter().any(|n| !n.variations.is_empty())
+        }
+        any(&self.moves)
+    }
+}
+
+/// Reads the dates records use: `1999.12.09`, `1999-12-09`, `1999/12/09`, `19991209`, `1999年12月9日`.
+/// Partial dates (`1999.??.??`) give `None`; the Date tag keeps the text.
+pub fn parse_date(text: &str) -> Option<chrono::NaiveDate> {
+    let digits: Vec<u32> = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let (y, m, d) = match digits.as_slice() {
+        [y, m, d] => (*y as i32, *m, *d),
+        [ymd] if (10_000_000..100_000_000).contains(ymd) => {
+            ((ymd / 10_000) as i32, ymd / 100 % 100, ymd % 100)
+        }
+        _ => return None,
+    };
+    chrono::NaiveDate::from_ymd_opt(y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        let d = |s| parse_date(s).map(|d| d.to_string());
+        assert_eq!(d("1999.12.09").as_deref(), Some("1999-12-09"));
+        assert_eq!(d("1999-12-09").as_deref(), Some("1999-12-09"));
+        assert_eq!(d("19991209").as_deref(), Some("1999-12-09"));
+        assert_eq!(d("1999年12月9日").as_deref(), Some("1999-12-09"));
+        assert_eq!(d("1999.??.??"), None);
+        assert_eq!(d("1999.13.01"), None);
+        assert_eq!(d(""), None);
+    }
+
+    #[test]
+    fn outcomes() {
+        assert_eq!(Outcome::parse("1-0"), Some(Outcome::RedWins));
+        assert_eq!(Outcome::parse("黑胜"), Some(Outcome::BlackWins));
+        assert_eq!(Outcome::parse("1/2-1/2"), Some(Outcome::Draw));
+        assert_eq!(Outcome::parse("*"), Some(Outcome::Unknown));
+        assert_eq!(Outcome::parse("x"), None);
+    }
+}

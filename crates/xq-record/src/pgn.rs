@@ -1,0 +1,575 @@
+//! XQ PGN: reading many games per file, and writing.
+//!
+//! # Reading
+//! Tags `[Name "value"]` (escaped `\"` allowed), then movetext: moves in any notation (the `Format`
+//! tag is not needed: every token is read by the notation reader), move numbers (`1.`, `3...`,
+//! `1.炮二平五` without a space, black continuation lines `3. ... 马８进７`), `{}` and `;` comments,
+//! `( )` variations as a tree (nested up to [`MAX_DEPTH`] levels), `$n` annotations and `!?`
+//! marks (dropped), and a result token (`1-0`, `0-1`, `1/2-1/2`, `*`). Anything after the result
+//! up to the next line starting with `[` (xqbase's advert trailer) is skipped. Whitespace includes
+//! the full-width space; a byte-order mark and CRLF are fine.
+//!
+//! # Writing
+//! See [`write_pgn`]: UTF-8 or GBK, moves in Chinese, traditional Chinese, WXF or ICCS, comments and
+//! variations kept.
+
+use crate::{
+    error::{ReadError, ReadErrorKind},
+    game::{Game, Node},
+};
+
+/// How deep variations may nest.
+pub const MAX_DEPTH: usize = 256;
+
+/// Reads the games of a PGN text one by one.
+#[derive(Debug)]
+pub struct PgnReader<'a> {
+    text: &'a str,
+    pos: usize,
+    line: u32,
+    game: usize,
+}
+
+impl<'a> PgnReader<'a> {
+    /// A reader over `text` (already decoded).
+    pub fn new(text: &'a str) -> PgnReader<'a> {
+        PgnReader::with_origin(text, 1, 0)
+    }
+
+    /// A reader over `text`, a piece of a larger file that starts on line `line` (1-based) with
+    /// game `game` (0-based): errors and games are numbered as in the whole file.
+    pub fn with_origin(text: &'a str, line: u32, game: usize) -> PgnReader<'a> {
+        let pos = if text.starts_with('\u{feff}') {
+            '\u{feff}'.len_utf8()
+        } else {
+            0
+        };
+        PgnReader {
+            text,
+            pos,
+            line,
+            game,
+        }
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b < 0x80 => Some(char::from(b)),
+            Some(_) => self.rest().chars().next(),
+            None => None,
+        }
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    /// Moves `n` bytes on (to a character boundary), counting the lines passed.
+    fn advance(&mut self, n: usize) {
+        let end = (self.pos + n).min(self.text.len());
+        self.line += self.text.as_bytes()[self.pos..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u32;
+        self.pos = end;
+    }
+
+    fn skip_space(&mut self) {
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if b < 0x80 {
+                if !b.is_ascii_whitespace() {
+                    return;
+                }
+                self.pos += 1;
+                if b == b'\n' {
+                    self.line += 1;
+                }
+            } else {
+                match unicode_space_len(&bytes[self.pos..]) {
+                    0 => return,
+                    n => self.pos += n,
+                }
+            }
+        }
+    }
+
+    /// Skips to the start of the next line that begins with `[` (after spaces), or the end.
+    fn skip_to_next_tags(&mut self) {
+        let mut at_line_start = self.pos == 0 || self.text[..self.pos].ends_with('\n');
+        while let Some(c) = self.peek() {
+            if at_line_start && c == '[' {
+                return;
+            }
+            if c == '\n' {
+                at_line_start = true;
+            } else if !c.is_whitespace() {
+                at_line_start = false;
+            }
+            self.bump();
+        }
+    }
+
+    fn error(&self, kind: ReadErrorKind, message: impl Into<String>) -> ReadError {
+        ReadError::new(kind, message)
+            .at(self.pos)
+            .on_line(self.line)
+            .in_game(self.game)
+    }
+
+    fn read_tag(&mut self) -> Result<(String, String), ReadError> {
+        let start_line = self.line;
+        self.bump(); // '['
+        let rest = self.rest();
+        let end_of_line = rest.find('\n').unwrap_or(rest.len());
+        let line = &rest[..end_of_line];
+        let name_len = line
+            .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
+            .unwrap_or(line.len());
+        let name = line[..name_len].to_owned();
+        let after = &line[name_len..];
+        let value = match after.find('"') {
+            Some(q) => {
+                let body = &after[q + 1..];
+                let mut value = String::new();
+                let mut chars = body.chars();
+                let mut closed = false;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            if let Some(next) = chars.next() {
+                                value.push(next);
+                            }
+                        }
+                        '"' => {
+                            closed = true;
+                            break;
+                        }
+                        c => value.push(c),
+                    }
+                }
+                if !closed {
+                    return Err(ReadError::new(
+                        ReadErrorKind::Syntax,
+                        format!("the value of tag [{name} …] has no closing quote; write it as [{name} \"value\"]"),
+                    )
+                    .at(self.pos)
+                    .on_line(start_line)
+                    .in_game(self.game));
+                }
+                value
+            }
+            None => after.trim().trim_end_matches(']').trim().to_owned(),
+        };
+        if name.is_empty() {
+            return Err(self.error(
+                ReadErrorKind::Syntax,
+                "a tag without a name: write [Name \"value\"]",
+            ));
+        }
+        // Consume the line.
+        self.advance(line.len());
+        Ok((name, value.trim().to_owned()))
+    }
+
+    fn read_game(&mut self) -> Option<Result<Game, ReadError>> {
+        self.skip_space();
+        self.peek()?;
+        let mut game = Game {
+            line: Some(self.line),
+            ..Game::default()
+        };
+        while self.peek() == Some('[') {
+            match self.read_tag() {
+                // The start position is the game's, not a tag (writers put it back).
+                Ok((name, value)) if name.eq_ignore_ascii_case("FEN") => {
+                    game.fen = (!value.is_empty()).then_some(value);
+                }
+                Ok(tag) => game.tags.push(tag),
+                Err(e) => {
+                    self.skip_to_next_game();
+                    return Some(Err(e));
+                }
+            }
+            self.skip_space();
+        }
+        Some(match self.read_movetext(&mut game) {
+            Ok(()) => Ok(game),
+            Err(e) => {
+                self.skip_to_next_game();
+                Err(e)
+            }
+        })
+    }
+
+    fn skip_to_next_game(&mut self) {
+        // Already at the next game's tags (an error found where the movetext ended)?
+        if self.peek() == Some('[') && (self.pos == 0 || self.text[..self.pos].ends_with('\n')) {
+            return;
+        }
+        // Past the current line, then to the next tag line.
+        while let Some(c) = self.bump() {
+            if c == '\n' {
+                break;
+            }
+        }
+        self.skip_to_next_tags();
+    }
+
+    fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
+        // The line being built, and the lines of enclosing variations.
+        let mut stack: Vec<Vec<Node>> = vec![Vec::new()];
+        let mut pending: Option<String> = None;
+        // Where each open variation's ( stands: byte and line.
+        let mut opened: Vec<(usize, u32)> = Vec::new();
+        loop {
+            self.skip_space();
+            let Some(c) = self.peek() else { break };
+            match c {
+                '[' if self.text[..self.pos].ends_with('\n') || self.pos == 0 => break,
+                '{' => {
+                    let start_line = self.line;
+                    self.bump();
+                    let rest = self.rest();
+                    let Some(end) = rest.find('}') else {
+                        return Err(ReadError::new(
+                            ReadErrorKind::Syntax,
+                            "a comment opened with { is never closed with }; close it or remove the {",
+                        )
+                        .at(self.pos)
+                        .on_line(start_line)
+                        .in_game(self.game));
+                    };
+                    let body = rest[..end].trim().to_owned();
+                    self.advance(end + 1);
+                    attach_comment(game, &mut stack, &mut pending, body);
+                }
+                ';' => {
+                    let rest = self.rest();
+                    let end = rest.find('\n').unwrap_or(rest.len());
+                    let body = rest[1..end].trim().to_owned();
+                    self.advance(end);
+                    attach_comment(game, &mut stack, &mut pending, body);
+                }
+                '(' => {
+                    opened.push((self.pos, self.line));
+                    self.bump();
+                    if stack.last().is_some_and(Vec::is_empty) {
+                        return Err(self.error(
+                            ReadErrorKind::Syntax,
+                            "a variation ( … ) before any move: a variation replaces the move before it",
+                        ));
+                    }
+                    if stack.len() > MAX_DEPTH {
+                        return Err(self.error(
+                            ReadErrorKind::TooDeep,
+                            format!("variations nested deeper than {MAX_DEPTH} levels"),
+                        ));
+                    }
+                    stack.push(Vec::new());
+                }
+                ')' => {
+                    self.bump();
+                    if stack.len() < 2 {
+                        return Err(self.error(
+                            ReadErrorKind::Syntax,
+                            "a ) closes no variation: remove it or add the (",
+                        ));
+                    }
+                    opened.pop();
+                    let line = stack.pop().unwrap_or_default();
+                    if let Some(last) = stack.last_mut().and_then(|l| l.last_mut()) {
+                        last.variations.push(line);
+                    }
+                }
+                _ => {
+                    let line = self.line;
+                    let token = self.read_token();
+                    if token.is_empty() {
+                        // A delimiter the token reader does not take: skip it.
+                        self.bump();
+                        continue;
+                    }
+                    if let Some(result) = result_token(token) {
+                        if stack.len() > 1 {
+                            return Err(self.error(
+                                ReadErrorKind::Syntax,
+                                format!("the result {result} stands inside a variation: close every ( with ) first"),
+                            ));
+                        }
+                        if game.tag("Result").is_none() {
+                            game.set_tag("Result", result);
+                        }
+                        self.skip_to_next_tags();
+                        break;
+                    }
+                    let Some(mv) = strip_move_number(token) else {
+                        continue;
+                    };
+                    if mv.starts_with('$') {
+                        continue;
+                    }
+                    let mv = mv.trim_end_matches(['!', '?', '！', '？']);
+                    if mv.is_empty() || mv.chars().all(|c| c == '.' || c == '…') {
+                        continue;
+                    }
+                    let mut node = Node::text(mv);
+                    node.source_line = Some(line);
+                    node.before = pending.take();
+                    if let Some(current) = stack.last_mut() {
+                        current.push(node);
+                    }
+                }
+            }
+        }
+        if let Some(&(pos, line)) = opened.last() {
+            let message = if opened.len() == 1 {
+                "this variation's ( is never closed with ): add the ) after its last move"
+                    .to_owned()
+            } else {
+                format!(
+                    "{} variations opened with ( are never closed; the innermost opens here",
+                    opened.len()
+                )
+            };
+            return Err(ReadError::new(ReadErrorKind::Syntax, message)
+                .at(pos)
+                .on_line(line)
+                .in_game(self.game));
+        }
+        game.moves = stack.pop().unwrap_or_default();
+        if let Some(comment) = pending {
+            append(&mut game.comment, comment);
+        }
+        Ok(())
+    }
+
+    /// A run of characters up to whitespace or a delimiter.
+    fn read_token(&mut self) -> &'a str {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if b < 0x80 {
+                if b.is_ascii_whitespace()
+                    || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
+                {
+                    break;
+                }
+                self.pos += 1;
+            } else {
+                if unicode_space_len(&bytes[self.pos..]) > 0 {
+                    break;
+                }
+                self.pos += utf8_len(b);
+            }
+        }
+        &self.text[start..self.pos.min(self.text.len())]
+    }
+}
+
+/// The length of the UTF-8 character whose first byte is `lead`.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
+/// The length of the non-ASCII whitespace character (Unicode White_Space, and the byte-order
+/// mark) that `bytes` start with, or 0.
+fn unicode_space_len(bytes: &[u8]) -> usize {
+    match bytes {
+        [0xC2, 0x85 | 0xA0, ..] => 2,
+        [0xE1, 0x9A, 0x80, ..]
+        | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F, ..] => 3,
+        [0xE3, 0x80, 0x80, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+        _ => 0,
+    }
+}
+
+fn append(slot: &mut Option<String>, text: String) {
+    match slot {
+        Some(existing) => {
+            existing.push('\n');
+            existing.push_str(&text);
+        }
+        None => *slot = Some(text),
+    }
+}
+
+/// A comment goes after the last move of the current line; before any move of a variation it
+/// waits for that variation's first move; before the first move of the game it is the game's.
+fn attach_comment(
+    game: &mut Game,
+    stack: &mut [Vec<Node>],
+    pending: &mut Option<String>,
+    body: String,
+) {
+    if body.is_empty() {
+        return;
+    }
+    let depth = stack.len();
+    match stack.last_mut().and_then(|l| l.last_mut()) {
+        Some(node) => append(&mut node.comment, body),
+        None if depth == 1 => append(&mut game.comment, body),
+        None => append(pending, body),
+    }
+}
+
+fn result_token(token: &str) -> Option<&'static str> {
+    Some(match token {
+        "1-0" => "1-0",
+        "0-1" => "0-1",
+        "1/2-1/2" | "½-½" => "1/2-1/2",
+        "*" => "*",
+        _ => return None,
+    })
+}
+
+/// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
+fn strip_move_number(token: &str) -> Option<&str> {
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return Some(token);
+    }
+    let rest = &token[digits..];
+    let stripped = rest.trim_start_matches(['.', '．', '…', '、']);
+    if stripped.len() == rest.len() {
+        // Digits not followed by a dot: a move such as 3+.4 (WXF) or a coordinate.
+        return Some(token);
+    }
+    if stripped.is_empty() {
+        None
+    } else {
+        Some(stripped)
+    }
+}
+
+impl Iterator for PgnReader<'_> {
+    type Item = Result<Game, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = self.read_game();
+        if item.is_some() {
+            self.game += 1;
+        }
+        item
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unicode_spaces_are_exactly_the_white_space_characters() {
+        for c in [
+            '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}', '\u{200a}', '\u{2028}', '\u{2029}',
+            '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
+        ] {
+            let mut buf = [0; 4];
+            assert_eq!(
+                unicode_space_len(c.encode_utf8(&mut buf).as_bytes()),
+                c.len_utf8(),
+                "{c:?}"
+            );
+        }
+        for c in (0x80..0x10000u32)
+            .filter_map(char::from_u32)
+            .filter(|c| !c.is_whitespace() && *c != '\u{feff}')
+        {
+            let mut buf = [0; 4];
+            assert_eq!(
+                unicode_space_len(c.encode_utf8(&mut buf).as_bytes()),
+                0,
+                "{c:?}"
+            );
+        }
+    }
+
+    fn read(text: &str) -> Vec<Result<Game, ReadError>> {
+        PgnReader::new(text).collect()
+    }
+
+    fn texts(line: &[Node]) -> Vec<&str> {
+        line.iter().filter_map(|n| n.text.as_deref()).collect()
+    }
+
+    #[test]
+    fn tags_moves_comments_and_variations() {
+        let games = read(
+            "\u{feff}[Game \"Chinese Chess\"]\r\n[Event \"A \\\"quoted\\\" event\"]\r\n[Result \"1-0\"]\r\n\r\n{opening}\r\n1.炮二平五 马８进７ {a reply} 2. 马二进三 (2. 兵七进一 {the other way} 卒７进１) 2... 车９平８\r\n3.          车一平二 1-0\r\n======\r\n欢迎访问\r\n[Event \"second\"]\r\n1. h2e2 *\r\n",
+        );
+        assert_eq!(games.len(), 2);
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(g.tag("Event"), Some("A \"quoted\" event"));
+        assert_eq!(g.comment.as_deref(), Some("opening"));
+        assert_eq!(
+            texts(&g.moves),
+            ["炮二平五", "马８进７", "马二进三", "车９平８", "车一平二"]
+        );
+        assert_eq!(g.moves[1].comment.as_deref(), Some("a reply"));
+        let var = &g.moves[2].variations[0];
+        assert_eq!(texts(var), ["兵七进一", "卒７进１"]);
+        assert_eq!(var[0].comment.as_deref(), Some("the other way"));
+        assert_eq!(g.moves[4].source_line, Some(7));
+        let second = games[1].as_ref().unwrap();
+        assert_eq!(second.tag("Event"), Some("second"));
+        assert_eq!(second.tag("Result"), Some("*"));
+        assert_eq!(texts(&second.moves), ["h2e2"]);
+    }
+
+    #[test]
+    fn nested_variations_and_comments_before_variation_moves() {
+        let g = read("1. a0a1 (1. i0i1 ({why} 1. b0c2) {after}) a9a8 *")
+            .remove(0)
+            .unwrap();
+        let v = &g.moves[0].variations[0];
+        assert_eq!(texts(v), ["i0i1"]);
+        assert_eq!(v[0].comment.as_deref(), Some("after"));
+        let inner = &v[0].variations[0];
+        assert_eq!(inner[0].before.as_deref(), Some("why"));
+    }
+
+    #[test]
+    fn broken_movetext_is_an_error_with_its_place() {
+        let unclosed = read("[Event \"x\"]\n1. h2e2 {never closed\n")
+            .remove(0)
+            .unwrap_err();
+        assert_eq!(unclosed.kind, ReadErrorKind::Syntax);
+        assert_eq!(unclosed.line, Some(2));
+        let paren = read("1. h2e2 ) h9g7 *").remove(0).unwrap_err();
+        assert_eq!(paren.kind, ReadErrorKind::Syntax);
+        let open = read("1. h2e2 ( h0g2").remove(0).unwrap_err();
+        assert!(open.message.contains("never closed"));
+        let deep = read(&format!("1. h2e2 {} *", "(h0g2 ".repeat(1000)))
+            .remove(0)
+            .unwrap_err();
+        assert_eq!(deep.kind, ReadErrorKind::TooDeep);
+        // After a broken game the next one is still read.
+        let both = read("[Event \"bad\"]\n1. h2e2 )\n[Event \"good\"]\n1. h2e2 *\n");
+        assert!(both[0].is_err());
+        assert_eq!(both[1].as_ref().unwrap().tag("Event"), Some("good"));
+    }
+
+    #[test]
+    fn move_numbers() {
+        assert_eq!(strip_move_number("12."), None);
+        assert_eq!(strip_move_number("1.炮二平五"), Some("炮二平五"));
+        assert_eq!(strip_move_number("3..."), None);
+        assert_eq!(strip_move_number("3+.4"), Some("3+.4"));
+        assert_eq!(strip_move_number("15=6"), Some("15=6"));
+    }
+}

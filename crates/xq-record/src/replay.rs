@@ -1,0 +1,266 @@
+//! Replaying every line of a game: resolving text moves, checking legality, the start position
+//! and the result.
+
+use serde::Serialize;
+use xq_core::{Color, EndReason, Move, Position};
+use xq_notation::{NotationError, Reader};
+
+use crate::game::{Game, Node, Outcome};
+
+/// What is wrong with a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveErrorKind {
+    /// The text is not a move in any notation.
+    Unreadable,
+    /// No piece can make the move described (no such piece, or it cannot go there).
+    NoMatch,
+    /// Several legal moves fit the text.
+    Ambiguous,
+    /// The move breaks a rule of play (own king left in check, kings facing).
+    Illegal,
+    /// The move reads, but not in standard notation (strict mode only).
+    NotStandard,
+}
+
+impl MoveErrorKind {
+    /// The machine name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveErrorKind::Unreadable => "unreadable",
+            MoveErrorKind::NoMatch => "no_match",
+            MoveErrorKind::Ambiguous => "ambiguous",
+            MoveErrorKind::Illegal => "illegal",
+            MoveErrorKind::NotStandard => "not_standard",
+        }
+    }
+}
+
+/// The first bad move of a line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveError {
+    /// The ply (1-based from the start position) of the bad move.
+    pub ply: usize,
+    /// What is wrong.
+    pub kind: MoveErrorKind,
+    /// The move as the record writes it.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// Why, in words.
+    pub message: String,
+    /// The position before the move.
+    pub fen: String,
+    /// The line of the source file, for text records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_line: Option<u32>,
+    /// Which line of the tree: empty for the main line; otherwise, at each level, the ply of the
+    /// move the variation replaces and the variation's index among that move's alternatives.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variation: Vec<(usize, usize)>,
+}
+
+/// What replaying a game found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Replay {
+    /// Moves in the main line that replayed.
+    pub plies: usize,
+    /// Lines in the tree (the main line and every variation).
+    pub lines: usize,
+    /// The start position cannot be played (or could not be read): why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bad_start: Option<String>,
+    /// Problems of the start position that do not stop play (a piece on a point it can never
+    /// reach, more pieces of a kind than a side has).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub implausible_start: Vec<String>,
+    /// The first bad move of each line that has one, the main line first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<MoveError>,
+    /// The Result tag contradicts how the main line ends on the board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_mismatch: Option<String>,
+    /// The side to move was taken from the first move, not the FEN.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub side_from_first_move: bool,
+}
+
+impl Replay {
+    /// Whether every line replays and the start position is legal.
+    pub fn ok(&self) -> bool {
+        self.bad_start.is_none() && self.errors.is_empty() && self.result_mismatch.is_none()
+    }
+}
+
+/// The start position of a game (its FEN, or the standard one).
+///
+/// # Errors
+/// Why the FEN is not a playable position; positions that are only implausible are accepted, and
+/// their problems returned beside it.
+pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), String> {
+    let Some(fen) = game.fen.as_deref() else {
+        return Ok((Position::new(), Vec::new()));
+    };
+    match Position::from_fen(fen) {
+        Ok(pos) => Ok((pos, Vec::new())),
+        Err(err) => match Position::from_fen_lenient(fen) {
+            Ok(pos) => Ok((pos, err.messages())),
+            Err(err) => Err(format!(
+                "the start position cannot be played: {}",
+                err.messages().join("; ")
+            )),
+        },
+    }
+}
+
+/// Replays every line of `game`, filling in the coordinates of text moves that resolve.
+pub fn replay(game: &mut Game, reader: &mut Reader) -> Replay {
+    let mut report = Replay::default();
+    let (mut start, implausible) = match start_position(game) {
+        Ok(found) => found,
+        Err(why) => {
+            report.bad_start = Some(why);
+            return report;
+        }
+    };
+    report.implausible_start = implausible;
+    // Archives sometimes give the wrong side to move: if the first move only fits the other
+    // side, take the side from it (as xqbase does for XQF).
+    if let Some(first) = game.moves.first()
+        && resolve(first, &start, reader).is_err()
+    {
+        let flipped = start.passed();
+        if !flipped.is_king_attacked(flipped.turn().other())
+            && resolve(first, &flipped, reader).is_ok()
+        {
+            start = flipped;
+            report.side_from_first_move = true;
+        }
+    }
+    let end = walk(
+        &mut game.moves,
+        start,
+        0,
+        &mut Vec::new(),
+        reader,
+        &mut report,
+    );
+    report.plies = end.as_ref().map_or(report.plies, |(plies, _)| *plies);
+    if let Some((_, last)) = end {
+        report.result_mismatch = result_mismatch(game, &last);
+    }
+    report
+}
+
+fn resolve(
+    node: &Node,
+    pos: &Position,
+    reader: &mut Reader,
+) -> Result<Move, (MoveErrorKind, String)> {
+    if let Some(text) = node.text.as_deref() {
+        return reader.read(text, pos).map_err(|err| {
+            let kind = match &err {
+                NotationError::Syntax(_) => MoveErrorKind::Unreadable,
+                NotationError::Resolve(e) => match e.kind() {
+                    "ambiguous" => MoveErrorKind::Ambiguous,
+                    "illegal" => MoveErrorKind::Illegal,
+                    "not_strict" => MoveErrorKind::NotStandard,
+                    _ => MoveErrorKind::NoMatch,
+                },
+            };
+            (kind, err.to_string())
+        });
+    }
+    let Some(m) = node.m else {
+        return Err((
+            MoveErrorKind::Unreadable,
+            "the record gives no move here".to_owned(),
+        ));
+    };
+    pos.check_move(m).map(|()| m).map_err(|reason| {
+        let kind = match reason {
+            xq_core::IllegalMove::KingInCheck | xq_core::IllegalMove::KingsFacing => {
+                MoveErrorKind::Illegal
+            }
+            _ => MoveErrorKind::NoMatch,
+        };
+        (kind, format!("{m}: {reason}"))
+    })
+}
+
+/// Replays `line` from `pos` (the position before its first move, ply `first_ply` + 1), then
+/// its variations; returns the plies replayed and the final position if the whole line replays.
+fn walk(
+    line: &mut [Node],
+    mut pos: Position,
+    first_ply: usize,
+    path: &mut Vec<(usize, usize)>,
+    reader: &mut Reader,
+    report: &mut Replay,
+) -> Option<(usize, Position)> {
+    report.lines += 1;
+    let mut plies = first_ply;
+    let mut failed = false;
+    for node in line.iter_mut() {
+        let ply = plies + 1;
+        // The alternatives to this move start from the same position.
+        for (i, variation) in node.variations.iter_mut().enumerate() {
+            path.push((ply, i));
+            walk(variation, pos.clone(), plies, path, reader, report);
+            path.pop();
+        }
+        if failed {
+            continue;
+        }
+        match resolve(node, &pos, reader) {
+            Ok(m) => {
+                node.m = Some(m);
+                pos.play_unchecked(m);
+                plies = ply;
+            }
+            Err((kind, message)) => {
+                report.errors.push(MoveError {
+                    ply,
+                    kind,
+                    text: node
+                        .text
+                        .clone()
+                        .or_else(|| node.m.map(|m| m.to_string()))
+                        .unwrap_or_default(),
+                    message,
+                    fen: pos.fen(),
+                    source_line: node.source_line,
+                    variation: path.clone(),
+                });
+                failed = true;
+            }
+        }
+    }
+    if path.is_empty() {
+        report.plies = plies;
+    }
+    (!failed).then_some((plies, pos))
+}
+
+/// How the Result tag disagrees with a game that ended on the board.
+fn result_mismatch(game: &Game, last: &Position) -> Option<String> {
+    let end = last.outcome()?;
+    let claimed = game.outcome()?;
+    let expected = if end.winner == Color::Red {
+        Outcome::RedWins
+    } else {
+        Outcome::BlackWins
+    };
+    if claimed == expected || claimed == Outcome::Unknown {
+        return None;
+    }
+    let how = match end.reason {
+        EndReason::Checkmate => "checkmated (将死)",
+        EndReason::Stalemate => "stalemated (困毙)",
+    };
+    Some(format!(
+        "the Result tag says {} but the main line ends with {} {how}: the result should be {}",
+        claimed.pgn(),
+        end.winner.other(),
+        expected.pgn()
+    ))
+}

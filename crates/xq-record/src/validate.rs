@@ -1,0 +1,231 @@
+//! Validating games: what an archivist's report says about each one.
+//!
+//! A game fails when it cannot be read, when its start position cannot be played, or when a line
+//! of its tree has a bad move (the first bad move of each line is reported, the main line first).
+//! A Result tag that contradicts a checkmate or stalemate on the board, a start position that is
+//! only implausible, and a side to move taken from the first move are warnings: the game still
+//! replays.
+
+use serde::Serialize;
+use xq_notation::Reader;
+
+use crate::{
+    error::ReadError,
+    game::Game,
+    replay::{MoveError, replay},
+};
+
+/// Why a game (or one line of it) fails, flattened for reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// The ply (1-based) of the bad move; 0 for a bad start position; `None` when the game could
+    /// not be read.
+    pub ply: Option<usize>,
+    /// `unreadable`, `no_match`, `ambiguous`, `illegal` (a move); `bad_start`; or a read error's
+    /// kind (`syntax`, `truncated`, `bad_keys` …).
+    pub kind: &'static str,
+    /// What is wrong, in words.
+    pub message: String,
+    /// The move as the record writes it.
+    #[serde(rename = "move")]
+    pub text: Option<String>,
+    /// The position before the bad move (or the bad start position).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// The line of the source file, for text records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The byte offset in the file, where known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<usize>,
+    /// Which variation: at each level, the ply the variation replaces and its index there.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variation: Vec<(usize, usize)>,
+}
+
+impl From<&MoveError> for Failure {
+    fn from(e: &MoveError) -> Failure {
+        Failure {
+            ply: Some(e.ply),
+            kind: e.kind.name(),
+            message: e.message.clone(),
+            text: Some(e.text.clone()),
+            fen: Some(e.fen.clone()),
+            line: e.source_line,
+            offset: None,
+            variation: e.variation.clone(),
+        }
+    }
+}
+
+impl From<&ReadError> for Failure {
+    fn from(e: &ReadError) -> Failure {
+        Failure {
+            ply: None,
+            kind: e.kind.name(),
+            message: e.message.clone(),
+            text: None,
+            fen: None,
+            line: e.line,
+            offset: e.offset,
+            variation: Vec::new(),
+        }
+    }
+}
+
+/// What validation says about one game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameReport {
+    /// The game's index in its file (0-based).
+    pub game: usize,
+    /// Whether the game reads and every line of it replays.
+    pub ok: bool,
+    /// The line of the file where the game starts (text records).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The main line's length in plies (up to the first bad move).
+    pub plies: usize,
+    /// How many lines the tree has (the main line and its variations).
+    pub lines: usize,
+    /// The first failure (the main line's, if it has one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Failure>,
+    /// The first bad move of each other line that has one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_errors: Vec<Failure>,
+    /// What is odd but does not stop the game replaying.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Validates game `index` of a file, as read (or not); the game gets its moves' coordinates.
+pub fn validate_game(
+    index: usize,
+    item: &mut Result<Game, ReadError>,
+    reader: &mut Reader,
+) -> GameReport {
+    let mut report = GameReport {
+        game: index,
+        ok: false,
+        line: None,
+        plies: 0,
+        lines: 0,
+        error: None,
+        more_errors: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let game = match item {
+        Ok(game) => game,
+        Err(err) => {
+            report.line = err.line;
+            report.error = Some(Failure::from(&*err));
+            return report;
+        }
+    };
+    report.line = game.line;
+    let replayed = replay(game, reader);
+    report.plies = replayed.plies;
+    report.lines = replayed.lines;
+    if let Some(why) = replayed.bad_start {
+        report.error = Some(Failure {
+            ply: Some(0),
+            kind: "bad_start",
+            message: why,
+            text: None,
+            fen: game.fen.clone(),
+            line: game.line,
+            offset: None,
+            variation: Vec::new(),
+        });
+        return report;
+    }
+    let mut errors = replayed.errors.iter().map(Failure::from);
+    report.error = errors.next();
+    report.more_errors = errors.collect();
+    report.ok = report.error.is_none();
+    report.warnings.extend(
+        replayed
+            .implausible_start
+            .iter()
+            .map(|p| format!("implausible start position: {p}")),
+    );
+    if replayed.side_from_first_move {
+        report.warnings.push("the FEN gives the wrong side to move: the first move is the other side's, so play starts with it".to_owned());
+    }
+    report.warnings.extend(replayed.result_mismatch);
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use xq_notation::Mode;
+
+    use super::*;
+    use crate::format::{ReadOptions, read};
+
+    fn check(pgn: &str) -> GameReport {
+        let mut records = read(pgn.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+        let mut reader = Reader::new(Mode::Lenient);
+        validate_game(0, &mut records.games[0], &mut reader)
+    }
+
+    #[test]
+    fn a_good_game_and_a_bad_move() {
+        let ok = check("[Result \"*\"]\n1. 炮二平五 马８进７ 2. 马二进三 *\n");
+        assert!(ok.ok);
+        assert_eq!((ok.plies, ok.lines), (3, 1));
+        let bad = check("1. 炮二平五 马８进７ 2. 马二进四 *\n");
+        assert!(!bad.ok);
+        let e = bad.error.unwrap();
+        assert_eq!(
+            (e.ply, e.kind, e.text.as_deref()),
+            (Some(3), "no_match", Some("马二进四"))
+        );
+        assert_eq!(
+            e.fen.unwrap(),
+            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+        );
+    }
+
+    #[test]
+    fn variations_report_their_own_first_bad_move() {
+        let r = check("1. 炮二平五 (1. 炮二进九) 马８进７ (1... 马８进９ 2. 车一进九) *\n");
+        assert!(!r.ok);
+        let e = r.error.unwrap();
+        assert_eq!(
+            (e.ply, e.kind, e.variation.clone()),
+            (Some(1), "no_match", vec![(1, 0)])
+        );
+        let more = &r.more_errors[0];
+        assert_eq!(
+            (more.ply, more.kind, more.variation.clone()),
+            (Some(3), "no_match", vec![(2, 0)])
+        );
+    }
+
+    #[test]
+    fn a_bad_start_and_an_unreadable_game() {
+        let r = check("[FEN \"4k4/9/9/9/9/9/9/9/9/9 w\"]\n1. 炮二平五 *\n");
+        let e = r.error.unwrap();
+        assert_eq!((e.ply, e.kind), (Some(0), "bad_start"));
+        let r = check("1. 炮二平五 { never closed\n");
+        let e = r.error.unwrap();
+        assert_eq!((e.ply, e.kind, e.line), (None, "syntax", Some(1)));
+    }
+
+    #[test]
+    fn a_wrong_result_is_a_warning() {
+        // The rook mates (the kings may not face), but the tag says Black won.
+        let r = check(
+            "[FEN \"3k5/9/9/9/9/9/9/9/4K4/8R w - - 0 1\"]\n[Result \"0-1\"]\n1. 车一平六 0-1\n",
+        );
+        assert!(r.ok, "{r:?}");
+        assert!(
+            r.warnings.iter().any(|w| w.contains("Result")),
+            "{:?}",
+            r.warnings
+        );
+    }
+}

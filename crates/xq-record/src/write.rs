@@ -1,0 +1,410 @@
+//! Writing records: PGN, XQF, DhtmlXQ, JSON, CSV and move lists.
+//!
+//! Every writer returns the output and the list of what it could not keep (variations in a
+//! format without them, tags without a field, comments …), so that a conversion says what it
+//! dropped.
+
+use std::fmt::Write as _;
+
+use xq_core::{Color, Position};
+use xq_notation::{Notation, write as write_move};
+
+use crate::{
+    encoding::{Encoding, encode},
+    game::{Game, Node},
+    replay::start_position,
+};
+
+/// What a writer produced, and what it dropped.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// The bytes of the file.
+    pub bytes: Vec<u8>,
+    /// What the format could not hold, in words.
+    pub dropped: Vec<String>,
+}
+
+/// Writes the move `node` played in `pos` in `notation`, or its original text when it has no
+/// coordinates (a move that did not replay, or a line whose position is lost: `pos` is `None`).
+pub fn move_text(pos: Option<&Position>, node: &Node, notation: Notation) -> String {
+    match (pos, node.m) {
+        (Some(pos), Some(m)) if pos.is_legal(m) => write_move(pos, m, notation),
+        _ => node
+            .text
+            .clone()
+            .unwrap_or_else(|| node.m.map(|m| m.to_string()).unwrap_or_default()),
+    }
+}
+
+/// Plays `node` on `pos`; a move that does not replay loses the position (`None`) for the rest of
+/// the line.
+pub fn play(pos: &mut Option<Position>, node: &Node) {
+    match (pos.as_mut(), node.m) {
+        (Some(p), Some(m)) if p.is_legal(m) => p.play_unchecked(m),
+        _ => *pos = None,
+    }
+}
+
+fn comment(text: &str) -> String {
+    format!("{{{}}}", text.replace('}', ")"))
+}
+
+/// Options for PGN.
+#[derive(Copy, Clone, Debug)]
+pub struct PgnOptions {
+    /// The notation of the moves.
+    pub notation: Notation,
+    /// The file encoding (UTF-8 or GBK; others are written as asked).
+    pub encoding: Encoding,
+}
+
+impl Default for PgnOptions {
+    fn default() -> PgnOptions {
+        PgnOptions {
+            notation: Notation::Chinese(xq_notation::ChineseStyle::default()),
+            encoding: Encoding::Utf8,
+        }
+    }
+}
+
+/// Writes games as XQ PGN, variations and comments kept.
+pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
+    let mut out = String::new();
+    for game in games {
+        out.push_str(&pgn_game(game, options.notation));
+        out.push('\n');
+    }
+    let mut dropped = Vec::new();
+    let bytes = encode(&out, options.encoding).into_owned();
+    if options.encoding != Encoding::Utf8
+        && options.encoding != Encoding::Utf16Le
+        && options.encoding != Encoding::Utf16Be
+    {
+        let back = crate::encoding::decode(&bytes, options.encoding);
+        if back != out {
+            dropped.push(format!(
+                "characters that {} cannot hold (written as numeric references)",
+                options.encoding.name()
+            ));
+        }
+    }
+    Written { bytes, dropped }
+}
+
+/// One game in PGN.
+pub fn pgn_game(game: &Game, notation: Notation) -> String {
+    let mut out = String::new();
+    let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    if game.tag("Game").is_none() {
+        out.push_str("[Game \"Chinese Chess\"]\n");
+    }
+    for (k, v) in &game.tags {
+        let _ = writeln!(out, "[{k} \"{}\"]", quote(v));
+    }
+    if game.tag("Result").is_none() {
+        out.push_str("[Result \"*\"]\n");
+    }
+    if let Some(fen) = &game.fen {
+        let _ = writeln!(out, "[FEN \"{}\"]", quote(fen));
+    }
+    match notation {
+        Notation::Wxf => out.push_str("[Format \"WXF\"]\n"),
+        Notation::Iccs | Notation::Ucci => out.push_str("[Format \"ICCS\"]\n"),
+        Notation::Chinese(_) => {}
+    }
+    out.push('\n');
+    if let Some(c) = &game.comment {
+        out.push_str(&comment(c));
+        out.push('\n');
+    }
+    let start = start_position(game).ok().map(|(p, _)| p);
+    let first_black = start.as_ref().is_some_and(|p| p.turn() == Color::Black);
+    let mut tokens = Vec::new();
+    pgn_line(
+        &game.moves,
+        start,
+        0,
+        first_black,
+        notation,
+        &mut tokens,
+        true,
+    );
+    // A round per line on the main line; variations and comments stay in place.
+    let mut line = String::new();
+    for token in tokens {
+        if token == "\n" {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        } else {
+            line.push_str(&token);
+            line.push(' ');
+        }
+    }
+    out.push_str(line.trim_end());
+    if !line.trim().is_empty() {
+        out.push(' ');
+    }
+    out.push_str(game.tag("Result").unwrap_or("*"));
+    out.push('\n');
+    out
+}
+
+/// The tokens of `line`, whose first move is ply `first` (0-based) from a start where Black moves
+/// first if `black_first`.
+fn pgn_line(
+    line: &[Node],
+    mut pos: Option<Position>,
+    first: usize,
+    black_first: bool,
+    notation: Notation,
+    out: &mut Vec<String>,
+    main: bool,
+) {
+    let number = |ply: usize| (ply + usize::from(black_first)) / 2 + 1;
+    let is_black = |ply: usize| (ply + usize::from(black_first)) % 2 == 1;
+    let mut need_number = true;
+    for (i, node) in line.iter().enumerate() {
+        let ply = first + i;
+        if let Some(before) = &node.before {
+            out.push(comment(before));
+            need_number = true;
+        }
+        if !is_black(ply) {
+            out.push(format!("{}.", number(ply)));
+        } else if need_number {
+            out.push(format!("{}...", number(ply)));
+        }
+        out.push(move_text(pos.as_ref(), node, notation));
+        need_number = false;
+        if let Some(c) = &node.comment {
+            out.push(comment(c));
+            need_number = true;
+        }
+        for variation in &node.variations {
+            out.push("(".to_owned());
+            pgn_line(
+                variation,
+                pos.clone(),
+                ply,
+                black_first,
+                notation,
+                out,
+                false,
+            );
+            out.push(")".to_owned());
+            need_number = true;
+        }
+        play(&mut pos, node);
+        if main && is_black(ply) && node.variations.is_empty() {
+            out.push("\n".to_owned());
+            need_number = true;
+        }
+    }
+}
+
+/// Writes the main lines as CSV: one row per move (game, ply, side, iccs, chinese, wxf,
+/// fen_before, comment), the game numbered from 1. Variations, comments before moves and moves
+/// that do not replay are dropped (and said).
+pub fn write_csv(games: &[Game]) -> Written {
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    let mut rows = vec![
+        [
+            "game",
+            "ply",
+            "side",
+            "iccs",
+            "chinese",
+            "wxf",
+            "fen_before",
+            "comment",
+        ]
+        .map(str::to_owned),
+    ];
+    let (mut variations, mut befores) = (0, 0);
+    let mut dropped = Vec::new();
+    for (g, game) in games.iter().enumerate() {
+        let (game, cut) = playable(game);
+        if let Some(cut) = cut {
+            dropped.push(format!("game {}: {cut}", g + 1));
+        }
+        befores += usize::from(game.comment.is_some());
+        let mut pos = start_position(&game).ok().map(|(p, _)| p);
+        for (i, node) in game.moves.iter().enumerate() {
+            variations += node.variations.len();
+            befores += usize::from(node.before.is_some());
+            let (Some(p), Some(m)) = (pos.as_ref(), node.m) else {
+                break;
+            };
+            rows.push([
+                (g + 1).to_string(),
+                (i + 1).to_string(),
+                p.turn().name().to_owned(),
+                m.to_string(),
+                write_move(
+                    p,
+                    m,
+                    Notation::Chinese(xq_notation::ChineseStyle::default()),
+                ),
+                write_move(p, m, Notation::Wxf),
+                p.fen(),
+                node.comment.clone().unwrap_or_default(),
+            ]);
+            play(&mut pos, node);
+        }
+    }
+    for row in &rows {
+        // Writing to memory cannot fail.
+        let _ = csv.write_record(row);
+    }
+    if variations > 0 {
+        dropped.push(format!(
+            "{variations} variation(s): CSV holds the main line only"
+        ));
+    }
+    if befores > 0 {
+        dropped.push(format!(
+            "{befores} comment(s) before a move (CSV has a comment after each move only)"
+        ));
+    }
+    Written {
+        bytes: csv.into_inner().unwrap_or_default(),
+        dropped,
+    }
+}
+
+/// Writes the main lines as a move list, a game per line (FEN, moves, result). Variations and
+/// comments are dropped (and said).
+pub fn write_txt(games: &[Game], notation: Notation) -> Written {
+    let mut out = String::new();
+    let (mut variations, mut comments) = (0, 0);
+    for game in games {
+        let mut pos = start_position(game).ok().map(|(p, _)| p);
+        let mut moves = Vec::new();
+        comments += usize::from(game.comment.is_some());
+        for node in &game.moves {
+            variations += node.variations.len();
+            comments += usize::from(node.comment.is_some());
+            moves.push(move_text(pos.as_ref(), node, notation));
+            play(&mut pos, node);
+        }
+        out.push_str(&crate::txt::write_txt_line(game, &moves));
+        out.push('\n');
+    }
+    let mut dropped = Vec::new();
+    if variations > 0 {
+        dropped.push(format!(
+            "{variations} variation(s): a move list holds the main line only"
+        ));
+    }
+    if comments > 0 {
+        dropped.push(format!("{comments} comment(s)"));
+    }
+    if games.iter().any(|g| {
+        g.tags
+            .iter()
+            .any(|(k, v)| !k.eq_ignore_ascii_case("Result") && !v.is_empty())
+    }) {
+        dropped.push("the tags (a move list has none)".to_owned());
+    }
+    Written {
+        bytes: out.into_bytes(),
+        dropped,
+    }
+}
+
+/// `game` with every line cut before its first move that does not replay (formats that store
+/// coordinates cannot hold such a move, nor what follows it), and what was cut, in words.
+pub fn playable(game: &Game) -> (Game, Option<String>) {
+    fn cut(
+        line: &mut Vec<Node>,
+        mut pos: Option<Position>,
+        first: usize,
+        cuts: &mut Vec<(usize, usize)>,
+    ) {
+        for (i, node) in line.iter_mut().enumerate() {
+            let ok = match (pos.as_ref(), node.m) {
+                (Some(p), Some(m)) => p.is_legal(m),
+                _ => false,
+            };
+            if !ok {
+                let removed: usize = line[i..].iter().map(count).sum();
+                cuts.push((first + i + 1, removed));
+                line.truncate(i);
+                return;
+            }
+            for v in &mut node.variations {
+                cut(v, pos.clone(), first + i, cuts);
+            }
+            play(&mut pos, node);
+        }
+    }
+    fn count(node: &Node) -> usize {
+        1 + node.variations.iter().flatten().map(count).sum::<usize>()
+    }
+    let mut game = game.clone();
+    let start = start_position(&game).ok().map(|(p, _)| p);
+    let mut cuts = Vec::new();
+    cut(&mut game.moves, start, 0, &mut cuts);
+    if cuts.is_empty() {
+        return (game, None);
+    }
+    let removed: usize = cuts.iter().map(|(_, n)| n).sum();
+    let plies: Vec<String> = cuts.iter().map(|(ply, _)| ply.to_string()).collect();
+    let said = format!(
+        "{removed} move(s) from the first move that does not replay on (at ply {})",
+        plies.join(", ")
+    );
+    (game, Some(said))
+}
+
+/// Writes one game as XQF (cut before moves that do not replay).
+pub fn write_xqf(game: &Game, version: crate::xqf::XqfVersion) -> Written {
+    let (game, cut) = playable(game);
+    let mut dropped = crate::xqf::xqf_losses(&game);
+    dropped.extend(cut);
+    Written {
+        bytes: crate::xqf::write_xqf(&game, version),
+        dropped,
+    }
+}
+
+/// Writes games as DhtmlXQ records (one after the other; cut before moves that do not replay).
+pub fn write_dhtmlxq(games: &[Game]) -> Written {
+    let mut dropped = Vec::new();
+    let mut text = String::new();
+    for game in games {
+        let (game, cut) = playable(game);
+        text.push_str(&crate::dhtmlxq::write_dhtmlxq(&game));
+        dropped.extend(crate::dhtmlxq::dhtmlxq_losses(&game));
+        dropped.extend(cut);
+    }
+    let before = games.iter().any(|g| {
+        fn any(line: &[Node]) -> bool {
+            line.iter()
+                .any(|n| n.before.is_some() || n.variations.iter().any(|v| any(v)))
+        }
+        any(&g.moves)
+    });
+    if before {
+        dropped.push("comments before variation moves".to_owned());
+    }
+    Written {
+        bytes: text.into_bytes(),
+        dropped,
+    }
+}
+
+/// Writes games as our JSON (nothing is dropped).
+pub fn write_json(games: &[Game]) -> Written {
+    Written {
+        bytes: crate::json::write_json(games).into_bytes(),
+        dropped: Vec::new(),
+    }
+}
+
+/// Fills in the coordinates of every text move that replays (writers need them).
+pub fn resolve_all(game: &mut Game) {
+    let mut reader = xq_notation::Reader::new(xq_notation::Mode::Lenient);
+    let _ = crate::replay::replay(game, &mut reader);
+}

@@ -1,0 +1,384 @@
+//! The real records of the shared reference data (`../shared/data`, which every developer and CI
+//! have): every sample reads and replays, the XQF versions agree, and every pair of formats we
+//! both read and write round-trips the game trees with their comments.
+//!
+//! The GPL/LGPL samples (cchess-samples, xqbase-eleeye) are read from there, never copied into
+//! the project.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use xq_core::Position;
+use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script};
+use xq_record::{
+    Encoding, Format, Game, Node, Outcome, ReadOptions, read,
+    replay::{replay, start_position},
+    write::{self, PgnOptions, resolve_all},
+    xqf::XqfVersion,
+};
+
+fn data() -> PathBuf {
+    // `../shared` beside the project, or where XQ_SHARED says.
+    let shared = std::env::var_os("XQ_SHARED").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+        PathBuf::from,
+    );
+    let dir = shared.join("data");
+    assert!(
+        dir.is_dir(),
+        "the shared reference data is missing: expected it at {} (or set XQ_SHARED)",
+        dir.display()
+    );
+    dir
+}
+
+fn load(rel: &str) -> (Format, Vec<Game>, usize) {
+    let path = data().join(rel);
+    let bytes = std::fs::read(&path).unwrap();
+    let ext = path.extension().and_then(|e| e.to_str());
+    let records = read(&bytes, ext, ReadOptions::default()).unwrap();
+    let games = records
+        .games
+        .into_iter()
+        .map(|g| g.unwrap_or_else(|e| panic!("{rel}: {e}")))
+        .collect();
+    (records.format, games, records.not_games.len())
+}
+
+/// A game tree reduced to what every format keeps: moves as coordinates, comments after moves,
+/// (optionally) comments before moves, and variations.
+#[derive(Debug, PartialEq, Eq)]
+struct Tree {
+    m: String,
+    comment: Option<String>,
+    before: Option<String>,
+    variations: Vec<Vec<Tree>>,
+}
+
+fn tree(line: &[Node], before: bool) -> Vec<Tree> {
+    line.iter()
+        .map(|n| Tree {
+            m: n.m
+                .map(|m| m.to_string())
+                .unwrap_or_else(|| format!("unresolved {:?}", n.text)),
+            comment: n.comment.clone(),
+            before: if before { n.before.clone() } else { None },
+            variations: n.variations.iter().map(|v| tree(v, before)).collect(),
+        })
+        .collect()
+}
+
+fn replayed(mut game: Game) -> Game {
+    let mut reader = Reader::new(Mode::Lenient);
+    let r = replay(&mut game, &mut reader);
+    assert!(
+        r.bad_start.is_none() && r.errors.is_empty(),
+        "{:?} {:?}",
+        r.bad_start,
+        r.errors.first()
+    );
+    game
+}
+
+fn start(game: &Game) -> Position {
+    start_position(game).unwrap().0
+}
+
+#[test]
+fn every_sample_outside_ccpd_reads_and_replays() {
+    let mut files = Vec::new();
+    let mut stack = vec![data()];
+    while let Some(dir) = stack.pop() {
+        for path in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+            if path.is_dir() {
+                if !path.ends_with("ccpd-dev") {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| {
+                ["pgn", "xqf", "cbr", "cbl", "cbf", "txt", "html"]
+                    .iter()
+                    .any(|x| e.eq_ignore_ascii_case(x))
+            }) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 35, "{} sample files", files.len());
+    let mut reader = Reader::new(Mode::Lenient);
+    let mut games = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let records = read(
+            &bytes,
+            path.extension().and_then(|e| e.to_str()),
+            ReadOptions::default(),
+        )
+        .unwrap();
+        assert!(!records.games.is_empty(), "{}: no games", path.display());
+        for (i, item) in records.games.into_iter().enumerate() {
+            let mut game = item.unwrap_or_else(|e| panic!("{} game {i}: {e}", path.display()));
+            let r = replay(&mut game, &mut reader);
+            assert!(r.ok(), "{} game {i}: {r:?}", path.display());
+            assert!(r.plies > 0, "{} game {i}: no moves", path.display());
+            games += 1;
+        }
+    }
+    // 2,516 wukong PGN games (and 6 in its other samples), 36 CBL games, the rest one each.
+    assert!(games > 2600, "{games} games");
+}
+
+#[test]
+fn the_formats_are_told_from_the_content() {
+    let cases = [
+        ("cchess-samples/test1.xqf", Format::Xqf),
+        ("cchess-samples/test.cbr", Format::Cbr),
+        ("cchess-samples/test.cbf", Format::Cbf),
+        (
+            "cchess-samples/1989年龙化杯象棋名师邀请赛35局.CBL",
+            Format::Cbl,
+        ),
+        ("cchess-samples/uci_test_move.txt", Format::Txt),
+        ("wukong/44.html", Format::Dhtmlxq),
+        ("xqbase-eleeye/SAMPLE.PGN", Format::Pgn),
+    ];
+    for (rel, format) in cases {
+        let bytes = std::fs::read(data().join(rel)).unwrap();
+        // Without the extension's help.
+        assert_eq!(
+            read(&bytes, None, ReadOptions::default()).unwrap().format,
+            format,
+            "{rel}"
+        );
+    }
+    let encodings = [
+        ("xqbase-eleeye/SAMPLE.PGN", Encoding::Gbk),
+        ("ccpd-dev/Dataset/中局/00002680.pgn", Encoding::Big5),
+        ("wukong/xqdb_traditional.pgn", Encoding::Utf8),
+    ];
+    for (rel, encoding) in encodings {
+        let bytes = std::fs::read(data().join(rel)).unwrap();
+        assert_eq!(
+            read(&bytes, None, ReadOptions::default()).unwrap().encoding,
+            Some(encoding),
+            "{rel}"
+        );
+    }
+}
+
+#[test]
+fn xqf_version_10_and_18_of_one_game_give_identical_trees() {
+    let (_, a, _) = load("cchess-samples/test1.xqf");
+    let (_, b, _) = load("xqbase-eleeye/XQFEXAMA.XQF");
+    let (a, b) = (replayed(a[0].clone()), replayed(b[0].clone()));
+    assert_eq!(a.plies(), 110);
+    let moves = |g: &Game| {
+        g.moves
+            .iter()
+            .map(|n| (n.m, n.variations.len()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(moves(&a), moves(&b));
+    // The same comments, but for the advert xqbase appended to the last one in one version.
+    for (x, y) in a.moves.iter().zip(&b.moves) {
+        match (&x.comment, &y.comment) {
+            (Some(x), Some(y)) => assert!(
+                x.starts_with(y.as_str()) || y.starts_with(x.as_str()),
+                "{x:?} vs {y:?}"
+            ),
+            (x, y) => assert_eq!(x, y),
+        }
+    }
+    assert_eq!(a.moves.iter().filter(|n| n.comment.is_some()).count(), 10);
+    assert_eq!(a.comment, b.comment);
+    assert_eq!(start(&a), start(&b));
+    // The version-10 file lacks the title, event and author; what it has agrees.
+    assert_eq!(a.tags.len(), 5);
+    for tag in &a.tags {
+        assert!(b.tags.contains(tag), "{tag:?}");
+    }
+}
+
+#[test]
+fn all_twenty_branches_of_xqfexamb_come_out() {
+    let (_, games, _) = load("xqbase-eleeye/XQFEXAMB.XQF");
+    let mut game = games[0].clone();
+    let r = replay(&mut game, &mut Reader::new(Mode::Lenient));
+    assert!(r.ok());
+    assert_eq!(r.lines, 20);
+    // 436 move records in the file, the root among them.
+    assert_eq!(game.count_nodes(), 435);
+    assert_eq!(game.tag("Title"), Some("七星聚会"));
+}
+
+#[test]
+fn a_cbl_library_gives_its_games_and_says_what_else_it_holds() {
+    let (_, games, not_games) = load("cchess-samples/1989年龙化杯象棋名师邀请赛35局.CBL");
+    assert_eq!(games.len(), 36);
+    assert_eq!(not_games, 2);
+    let lines: usize = games
+        .into_iter()
+        .map(|g| replay(&mut g.clone(), &mut Reader::new(Mode::Lenient)).lines)
+        .sum();
+    assert!(lines > 36, "some games have variations");
+}
+
+fn chinese(script: Script) -> Notation {
+    Notation::Chinese(ChineseStyle {
+        script,
+        ..ChineseStyle::default()
+    })
+}
+
+/// The wukong master games, written in ICCS, come back identical through Chinese and WXF (read
+/// back in strict mode: what we write is standard notation).
+#[test]
+fn wukong_iccs_games_convert_to_chinese_and_wxf_and_back() {
+    let mut games = Vec::new();
+    for rel in [
+        "wukong/Hu_Ronghua_1391_UCI_games.pgn",
+        "wukong/Liu_Dahua_1125_UCI_games.pgn",
+    ] {
+        games.extend(load(rel).1.into_iter().map(replayed));
+    }
+    assert_eq!(games.len(), 2516);
+    let moves = |g: &Game| g.moves.iter().map(|n| n.m.unwrap()).collect::<Vec<_>>();
+    for notation in [
+        chinese(Script::Simplified),
+        chinese(Script::Traditional),
+        Notation::Wxf,
+    ] {
+        let written = write::write_pgn(
+            &games,
+            PgnOptions {
+                notation,
+                encoding: Encoding::Utf8,
+            },
+        );
+        assert!(written.dropped.is_empty());
+        let back = read(&written.bytes, Some("pgn"), ReadOptions::default()).unwrap();
+        assert_eq!(back.games.len(), games.len());
+        let mut strict = Reader::new(Mode::Strict);
+        for (original, again) in games.iter().zip(back.games) {
+            let mut again = again.unwrap();
+            let r = replay(&mut again, &mut strict);
+            assert!(r.errors.is_empty(), "{notation:?}: {:?}", r.errors.first());
+            assert_eq!(moves(original), moves(&again), "{notation:?}");
+        }
+    }
+}
+
+/// Tags as every tag-keeping format gives them back (writers add `Game`, `Format` and an unknown
+/// `Result`).
+fn tags(game: &Game) -> Vec<(String, String)> {
+    game.tags
+        .iter()
+        .filter(|(k, v)| {
+            !matches!(k.as_str(), "Game" | "Format")
+                && !(k == "Result" && (v == "*" || v.is_empty()))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Writes `game` in every format that can hold a tree and reads it back.
+fn round_trips(name: &str, game: &Game) {
+    let original = replayed(game.clone());
+    let check = |label: &str, bytes: &[u8], ext: &str, before: bool, keeps_tags: bool| {
+        let records = read(bytes, Some(ext), ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{name} via {label}: {e}"));
+        assert_eq!(records.games.len(), 1, "{name} via {label}");
+        let mut back = records.games.into_iter().next().unwrap().unwrap();
+        resolve_all(&mut back);
+        assert_eq!(
+            tree(&back.moves, before),
+            tree(&original.moves, before),
+            "{name} via {label}"
+        );
+        assert_eq!(
+            back.comment, original.comment,
+            "{name} via {label}: the comment before the first move"
+        );
+        assert_eq!(
+            start(&back),
+            start(&original),
+            "{name} via {label}: start position"
+        );
+        if keeps_tags {
+            assert_eq!(tags(&back), tags(&original), "{name} via {label}: tags");
+        }
+        let outcome = |g: &Game| g.outcome().filter(|o| *o != Outcome::Unknown);
+        assert_eq!(
+            outcome(&back),
+            outcome(&original),
+            "{name} via {label}: result"
+        );
+    };
+    let games = std::slice::from_ref(&original);
+    for (label, notation, encoding) in [
+        (
+            "PGN Chinese UTF-8",
+            chinese(Script::Simplified),
+            Encoding::Utf8,
+        ),
+        (
+            "PGN traditional GBK",
+            chinese(Script::Traditional),
+            Encoding::Gbk,
+        ),
+        ("PGN WXF", Notation::Wxf, Encoding::Utf8),
+        ("PGN ICCS", Notation::Iccs, Encoding::Utf8),
+    ] {
+        let w = write::write_pgn(games, PgnOptions { notation, encoding });
+        assert!(w.dropped.is_empty(), "{name} via {label}: {:?}", w.dropped);
+        check(label, &w.bytes, "pgn", true, true);
+    }
+    let w = write::write_json(games);
+    check("JSON", &w.bytes, "json", true, true);
+    for version in [XqfVersion::Plain, XqfVersion::Encrypted] {
+        let w = write::write_xqf(&original, version);
+        check(&format!("XQF {version:?}"), &w.bytes, "xqf", false, false);
+    }
+    let w = write::write_dhtmlxq(games);
+    check("DhtmlXQ", &w.bytes, "ubb", false, false);
+    // A move list holds the main line only, and says what it dropped.
+    let w = write::write_txt(games, chinese(Script::Simplified));
+    let back = read(&w.bytes, Some("txt"), ReadOptions::default()).unwrap();
+    let back = replayed(back.games.into_iter().next().unwrap().unwrap());
+    let main = |g: &Game| g.moves.iter().map(|n| n.m).collect::<Vec<_>>();
+    assert_eq!(main(&back), main(&original), "{name} via a move list");
+    assert_eq!(start(&back), start(&original));
+    assert_eq!(
+        !w.dropped.is_empty(),
+        original.has_variations() || original.comment.is_some() || !tags(&original).is_empty()
+    );
+}
+
+#[test]
+fn trees_and_comments_round_trip_through_every_format() {
+    let samples = [
+        "xqbase-eleeye/XQFEXAMB.XQF",
+        "xqbase-eleeye/SAMPLE.PGN",
+        "cchess-samples/game_varations.xqf",
+        "cchess-samples/test.cbr",
+        "cchess-samples/test.cbf",
+        "cchess-samples/1989年龙化杯象棋名师邀请赛35局.CBL",
+        "wukong/44.html",
+        "ccpd-dev/Dataset/中局/00002680.pgn",
+    ];
+    for rel in samples {
+        let (_, games, _) = load(rel);
+        for (i, game) in games.iter().enumerate() {
+            // 00002680 has an illegal move at ply 19: the tree round-trips up to it.
+            let mut game = game.clone();
+            let r = replay(&mut game, &mut Reader::new(Mode::Lenient));
+            if !r.errors.is_empty() {
+                let (cut, said) = write::playable(&game);
+                assert!(said.is_some());
+                game = cut;
+            }
+            round_trips(&format!("{rel} #{i}"), &game);
+        }
+    }
+}
