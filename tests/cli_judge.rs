@@ -100,3 +100,23 @@ fn a_bad_move_is_an_error_with_its_ply() {
     assert_eq!(code, 3);
     assert!(stderr.contains("no/such/file.txt"), "{stderr}");
 }
+
+#[test]
+fn the_asian_rules_profile() {
+    let file = "fixtures/judge/wxf-alternate-check-and-chase.txt";
+    let (stdout, stderr, code) = xq(&["judge", file, "--rules", "axf", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let axf: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(axf["rules"], "axf");
+    assert_eq!(axf["verdict"], "draw");
+    assert_eq!(axf["clause"], "axf.allowed");
+    assert_eq!(axf["sides"]["red"]["forbidden"], false);
+    let (stdout, _, _) = xq(&["judge", file, "--format", "json"]);
+    let cxa: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (cxa["rules"].as_str(), cxa["verdict"].as_str()),
+        (Some("cxa2020"), Some("red_must_change"))
+    );
+    let (text, _, _) = xq(&["judge", file, "--rules", "axf", "--lang", "en"]);
+    insta::assert_snapshot!("judge_axf_text_en", text);
+}

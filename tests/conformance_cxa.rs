@@ -4,11 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::print_stdout)] // tests: a panic is the failure report
 
-use std::path::Path;
+mod support;
 
-use serde_json::Value;
 use xq_arbiter::{JudgeOptions, Nature, Verdict, judge};
-use xq_core::{Move, Position};
 
 struct Outcome {
     verdicts_right: usize,
@@ -20,8 +18,6 @@ struct Outcome {
 }
 
 fn run() -> Outcome {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cases/cxa2020-dev.json");
-    let cases: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut o = Outcome {
         verdicts_right: 0,
         verdicts: 0,
@@ -30,17 +26,15 @@ fn run() -> Outcome {
         labels: 0,
         misses: Vec::new(),
     };
-    for case in cases.as_array().unwrap() {
-        let id = case["id"].as_str().unwrap();
-        let pos = Position::from_fen(case["fen"].as_str().unwrap()).unwrap();
-        let moves: Vec<Move> = case["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap().parse().unwrap())
-            .collect();
+    for support::Case {
+        id,
+        start: pos,
+        moves,
+        verdict: want,
+        raw: case,
+    } in support::cases("cxa2020-dev.json")
+    {
         let judgement = judge(&pos, &moves, JudgeOptions::default());
-        let want = case["verdict"].as_str().unwrap();
         o.verdicts += 1;
         if judgement.verdict.name() == want {
             o.verdicts_right += 1;
@@ -56,7 +50,12 @@ fn run() -> Outcome {
             "{id}: the case repeats"
         );
         // Labels: the book labels the listed moves in order; the judged moves are the cycle's.
-        let classified = xq_arbiter::classify_line(&pos, &moves, xq_arbiter::Effort::default());
+        let classified = xq_arbiter::classify_line(
+            &pos,
+            &moves,
+            xq_arbiter::Effort::default(),
+            xq_arbiter::Profile::CXA2020,
+        );
         for (i, label) in case["book_labels"].as_array().unwrap().iter().enumerate() {
             let book = Nature::from_chinese(label.as_str().unwrap()).unwrap();
             let ours = classified[i].nature;

@@ -119,3 +119,39 @@ pub(crate) fn xq_with_input(args: &[&str], stdin: Option<&[u8]>) -> Run {
 pub(crate) fn xq(args: &[&str]) -> Run {
     xq_with_input(args, None)
 }
+
+/// A repetition case of `fixtures/cases/*.json`.
+pub(crate) struct Case {
+    pub(crate) id: String,
+    pub(crate) start: xq_core::Position,
+    pub(crate) moves: Vec<xq_core::Move>,
+    pub(crate) verdict: String,
+    /// The whole record (labels, notes …).
+    pub(crate) raw: serde_json::Value,
+}
+
+/// The cases of `fixtures/cases/{name}` (start positions read leniently: composed diagrams may
+/// be only implausible).
+pub(crate) fn cases(name: &str) -> Vec<Case> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/cases")
+        .join(name);
+    let all: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    all.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| Case {
+            id: c["id"].as_str().unwrap().to_owned(),
+            start: xq_core::Position::from_fen_lenient(c["fen"].as_str().unwrap()).unwrap(),
+            moves: c["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().parse().unwrap())
+                .collect(),
+            verdict: c["verdict"].as_str().unwrap().to_owned(),
+            raw: c.clone(),
+        })
+        .collect()
+}

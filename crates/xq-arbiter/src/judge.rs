@@ -1,13 +1,15 @@
 //! Judging a line of moves: the repetition at its end, each move's nature, the ruling.
 
 use serde::Serialize;
-use xq_core::{Color, Move, Position};
+use xq_core::{Bitboard, Color, Move, Position};
 
 use crate::{
-    classify::{Classified, Effort, classify_window},
+    axf::{Identities, identities_of},
+    classify::{Chase, Classified, Effort, Reason, classify_window},
     cycle::{self, Cycle},
     limit::{self, LimitOptions, LimitReport},
-    ruling::{self, Pattern, Ruling, Verdict},
+    profile::Profile,
+    ruling::{self, Pattern, Persistence, Ruling, Verdict},
 };
 
 /// The outcome of judging a line.
@@ -15,7 +17,7 @@ use crate::{
 pub struct Judgement {
     /// Who must change, or a draw, or no repetition.
     pub verdict: Verdict,
-    /// The rule set: `cxa2020`.
+    /// The rule set: `cxa2020` or `axf`.
     pub rules: &'static str,
     /// The clause the ruling rests on (empty without a repetition).
     pub clause: &'static str,
@@ -66,22 +68,31 @@ pub struct JudgeOptions {
     pub effort: Effort,
     /// The 60-round count.
     pub limit: LimitOptions,
+    /// The rule set.
+    pub profile: Profile,
 }
 
 /// Judges `moves` played from `start` (every move legal). The repetition judged is the most
 /// recent earlier occurrence of the final position; a line that returns to its start is one full
 /// cycle, judged as if it went on.
 pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgement {
+    let profile = options.profile;
     let positions = cycle::positions(start, moves);
     let limit = limit::count(&positions, moves, options.limit);
     let found = cycle::find(&positions).filter(|c| c.plies >= 2);
     let Some(cyc) = found else {
         let first = moves.len().saturating_sub(MAX_UNREPEATED);
-        let classified =
-            classify_window(&positions, moves, first..moves.len(), None, options.effort);
+        let classified = classify_window(
+            &positions,
+            moves,
+            first..moves.len(),
+            None,
+            options.effort,
+            profile,
+        );
         return Judgement {
             verdict: Verdict::NoRepetition,
-            rules: "cxa2020",
+            rules: profile.name,
             clause: "",
             why_zh: "着法未形成循环重复".to_owned(),
             why_en: "the moves do not repeat a position".to_owned(),
@@ -98,21 +109,23 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
         range.clone(),
         Some((cyc.start_ply, cyc.plies)),
         options.effort,
+        profile,
     );
     let of = |color: Color| -> Vec<&Classified> {
         classified.iter().filter(|c| c.side == color).collect()
     };
-    let red = Pattern::of(&of(Color::Red));
-    let black = Pattern::of(&of(Color::Black));
+    let found = persistence(&positions, cyc.start_ply, &classified);
+    let red = Pattern::of(&of(Color::Red), profile, found[Color::Red.index()]);
+    let black = Pattern::of(&of(Color::Black), profile, found[Color::Black.index()]);
     let Ruling {
         verdict,
         clause,
         why_zh,
         why_en,
-    } = ruling::rule(&red, &black);
+    } = ruling::rule(&red, &black, profile);
     Judgement {
         verdict,
-        rules: "cxa2020",
+        rules: profile.name,
         clause,
         why_zh,
         why_en,
@@ -121,6 +134,41 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
         limit,
         moves: judged(&positions, cyc.start_ply, classified),
     }
+}
+
+/// For each side (Red, Black), what following the chased pieces through the cycle starting at
+/// ply `first` finds: whether one and the same enemy piece is chased by every one of its moves,
+/// and whether it is then always a rook pinned by a horse.
+fn persistence(
+    positions: &[Position],
+    first: usize,
+    classified: &[Classified],
+) -> [Persistence; 2] {
+    let mut ids = Identities::of(&positions[first]);
+    let mut common = [Bitboard::FULL; 2];
+    let mut pinned = [Bitboard::FULL; 2];
+    let mut moved = [false; 2];
+    for c in classified {
+        ids.play(c.m);
+        let side = c.side.index();
+        moved[side] = true;
+        let chases: &[Chase] = match &c.reason {
+            Reason::Chase { chases } | Reason::Check { chases, .. } => chases,
+            _ => &[],
+        };
+        common[side] &= identities_of(&ids, chases.iter().map(|ch| ch.target));
+        pinned[side] &= identities_of(
+            &ids,
+            chases
+                .iter()
+                .filter(|ch| ch.pinned_by_horse)
+                .map(|ch| ch.target),
+        );
+    }
+    [0, 1].map(|side| Persistence {
+        same_piece: moved[side] && common[side].any(),
+        pinned_rook: moved[side] && (common[side] & pinned[side]).any(),
+    })
 }
 
 fn judged(positions: &[Position], first: usize, classified: Vec<Classified>) -> Vec<JudgedMove> {

@@ -4,6 +4,7 @@
 
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
+pub mod axf;
 pub mod classify;
 pub mod cycle;
 pub mod explain;
@@ -11,6 +12,7 @@ pub mod judge;
 pub mod limit;
 pub mod material;
 pub mod nature;
+pub mod profile;
 pub mod ruling;
 pub mod search;
 pub mod threats;
@@ -20,5 +22,6 @@ pub use crate::{
     explain::{Lang, explain},
     judge::{JudgeOptions, Judgement, judge},
     nature::Nature,
+    profile::Profile,
     ruling::Verdict,
 };

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::{
     classify::{Classified, Protection, Reason},
     nature::Nature,
+    profile::{BothForbidden, Profile},
 };
 
 /// Who must change, or a draw.
@@ -70,19 +71,54 @@ pub struct Pattern {
     /// The chase facts.
     #[serde(skip)]
     pub chases: ChaseFacts,
+    /// The piece chased on every move is a rook pinned by a horse (AXF's heavier violation).
+    #[serde(skip)]
+    pub pinned_rook: bool,
+}
+
+/// What following the chased pieces through a cycle found for one side.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Persistence {
+    /// One and the same enemy piece is chased by every move of the side.
+    pub same_piece: bool,
+    /// That piece is a rook pinned by a horse whenever it is chased.
+    pub pinned_rook: bool,
 }
 
 impl Pattern {
-    /// The pattern of one side's classified moves.
-    pub fn of(moves: &[&Classified]) -> Pattern {
+    /// The pattern of one side's classified moves under `profile`; `persistence` says what
+    /// following the chased pieces through the cycle found (AXF's perpetual chase needs one and
+    /// the same piece).
+    pub fn of(moves: &[&Classified], profile: Profile, persistence: Persistence) -> Pattern {
+        let common_target = persistence.same_piece;
         let natures: Vec<Nature> = moves.iter().map(|c| c.nature).collect();
-        let forbidden = !natures.is_empty() && natures.iter().all(|n| n.is_attacking());
+        let any = !natures.is_empty();
+        let all = |n: Nature| any && natures.iter().all(|&x| x == n);
+        let forbidden = if profile.mixes_forbidden {
+            any && natures.iter().all(|n| n.is_attacking())
+        } else {
+            // Perpetual check, or every move chasing (a check that also chases counts) — one and
+            // the same piece where the profile says so.
+            let chasing = natures
+                .iter()
+                .all(|&n| matches!(n, Nature::Chase | Nature::Check));
+            all(Nature::Check)
+                || (profile.same_target && common_target)
+                || (!profile.same_target && all(Nature::Chase))
+                || (chasing && common_target)
+        };
         let chases = chase_facts(moves);
+        let mut name = name_of(&natures);
+        if profile.same_target && all(Nature::Chase) && !common_target {
+            // Each move chases, but not the same piece: 捉多子, allowed under AXF.
+            name = "捉多子".to_owned();
+        }
         Pattern {
-            name: name_of(&natures),
+            name,
             natures,
             forbidden,
             chases,
+            pinned_rook: forbidden && persistence.pinned_rook,
         }
     }
 
@@ -201,8 +237,101 @@ pub struct Ruling {
     pub why_en: String,
 }
 
-/// Rules on a cycle whose moves have the given patterns.
-pub fn rule(red: &Pattern, black: &Pattern) -> Ruling {
+/// Rules on a cycle whose moves have the given patterns, under `profile`.
+pub fn rule(red: &Pattern, black: &Pattern, profile: Profile) -> Ruling {
+    match profile.both_forbidden {
+        BothForbidden::Table => rule_cxa(red, black),
+        BothForbidden::CheckOutranksChase => rule_axf(red, black),
+    }
+}
+
+/// The AXF ladder: perpetual check (2) outranks perpetual chase (1) outranks everything else
+/// (0); the side higher on it must change; the same rank on both sides is a draw.
+fn rule_axf(red: &Pattern, black: &Pattern) -> Ruling {
+    let rank = |p: &Pattern| {
+        if p.perpetual_check() {
+            3
+        } else if p.pinned_rook {
+            2
+        } else {
+            u8::from(p.forbidden)
+        }
+    };
+    let names = |p: &Pattern| (p.name.clone(), rank(p));
+    let ((red_name, r), (black_name, b)) = (names(red), names(black));
+    let what_zh =
+        |rank: u8| ["允许着法", "长捉（同一子）", "长捉被马牵制之车", "长将"][usize::from(rank)];
+    let what_en = |rank: u8| {
+        [
+            "allowed moves",
+            "a perpetual chase of one piece",
+            "a perpetual chase of a rook pinned by a horse",
+            "perpetual check",
+        ][usize::from(rank)]
+    };
+    if r == b {
+        let (clause, zh, en) = match r {
+            0 => (
+                "axf.allowed",
+                format!(
+                    "双方均为允许着法（红方{red_name}，黑方{black_name}；亚洲规则下长杀、一将一捉、捉多子均不犯规），不变作和"
+                ),
+                format!(
+                    "both sides play allowed moves (Red {red_name}, Black {black_name}; under the Asian rules perpetual mate threats, one check one chase and chasing pieces in turn are allowed): a draw"
+                ),
+            ),
+            _ => (
+                "axf.mutual",
+                format!("双方同为{}，不变作和", what_zh(r)),
+                format!("both sides play {}: a draw", what_en(r)),
+            ),
+        };
+        return Ruling {
+            verdict: Verdict::Draw,
+            clause,
+            why_zh: zh,
+            why_en: en,
+        };
+    }
+    let red_changes = r > b;
+    let (mine, theirs, my_rank, their_rank) = if red_changes {
+        (&red_name, &black_name, r, b)
+    } else {
+        (&black_name, &red_name, b, r)
+    };
+    let (side_zh, side_en) = if red_changes {
+        ("红方", "Red")
+    } else {
+        ("黑方", "Black")
+    };
+    let clause = match (my_rank, their_rank) {
+        (3, 1 | 2) => "axf.check-outranks-chase",
+        (3, _) => "axf.perpetual-check",
+        (2, 1) => "axf.pinned-rook",
+        _ => "axf.perpetual-chase",
+    };
+    Ruling {
+        verdict: if red_changes {
+            Verdict::RedMustChange
+        } else {
+            Verdict::BlackMustChange
+        },
+        clause,
+        why_zh: format!(
+            "{side_zh}{mine}为{}，对方{theirs}为{}，{side_zh}须变着（亚洲规则：长将重于长捉，长捉被马牵制之车重于一般长捉）",
+            what_zh(my_rank),
+            what_zh(their_rank)
+        ),
+        why_en: format!(
+            "{side_en}'s {mine} is {} against the other side's {theirs} ({}): {side_en} must change (Asian rules: perpetual check outranks perpetual chase, and chasing a rook pinned by a horse outranks other chases)",
+            what_en(my_rank),
+            what_en(their_rank)
+        ),
+    }
+}
+
+/// The CXA 2020 rulings (25.1–25.3, 26.9).
+fn rule_cxa(red: &Pattern, black: &Pattern) -> Ruling {
     let ruling = |verdict, clause, zh: String, en: String| Ruling {
         verdict,
         clause,

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
 use xq_arbiter::{
-    Effort, JudgeOptions, Nature, Reason, Verdict,
+    Effort, JudgeOptions, Nature, Profile, Reason, Verdict,
     classify::{IdleReason, Protection},
     classify_line, judge,
     limit::{CapApplies, LimitOptions},
@@ -11,17 +11,13 @@ use xq_arbiter::{
 };
 use xq_core::{Move, Position};
 
-fn pos(fen: &str) -> Position {
-    Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
+mod common;
 
-fn mv(s: &str) -> Move {
-    s.parse().unwrap()
-}
+use common::{mv, pos, simple};
 
 /// The nature and reason of `m` played in `fen`.
 fn nature(fen: &str, m: &str) -> (Nature, Reason) {
-    let c = classify_line(&pos(fen), &[mv(m)], Effort::default()).remove(0);
+    let c = classify_line(&pos(fen), &[mv(m)], Effort::default(), Profile::CXA2020).remove(0);
     (c.nature, c.reason)
 }
 
@@ -110,7 +106,7 @@ fn a_king_answering_check_is_idle_whatever_it_creates() {
     // lone h1 horse. A king answering check creates nothing (26.1).
     let start = pos("5k3/9/9/9/9/1n7/9/9/R3K2n1/9 b");
     let line = [mv("b4d3"), mv("e1e2")];
-    let natures: Vec<Nature> = classify_line(&start, &line, Effort::default())
+    let natures: Vec<Nature> = classify_line(&start, &line, Effort::default(), Profile::CXA2020)
         .iter()
         .map(|c| c.nature)
         .collect();
@@ -232,31 +228,22 @@ fn chase_move(
                 value: 10,
                 each_takes_each: false,
                 line: Vec::new(),
+                pinned_by_horse: false,
             }],
         },
-    }
-}
-
-fn simple(side: xq_core::Color, nature: Nature) -> xq_arbiter::Classified {
-    let reason = match nature {
-        Nature::Check => Reason::Check {
-            checkers: Vec::new(),
-        },
-        Nature::MateThreat => Reason::MateThreat { line: Vec::new() },
-        _ => Reason::Idle(IdleReason::NothingNew),
-    };
-    xq_arbiter::Classified {
-        m: mv("a0a1"),
-        side,
-        nature,
-        reason,
     }
 }
 
 #[test]
 fn the_both_forbidden_table() {
     use xq_core::Color::{Black, Red};
-    let pattern = |moves: &[xq_arbiter::Classified]| Pattern::of(&moves.iter().collect::<Vec<_>>());
+    let pattern = |moves: &[xq_arbiter::Classified]| {
+        Pattern::of(
+            &moves.iter().collect::<Vec<_>>(),
+            Profile::CXA2020,
+            Default::default(),
+        )
+    };
     let rook = |side, joint| {
         chase_move(
             side,
@@ -272,24 +259,28 @@ fn the_both_forbidden_table() {
     let r = rule(
         &pattern(&[rook(Red, false), rook(Red, false)]),
         &pattern(&[loose(Black, true), loose(Black, false)]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::RedMustChange, "26.9.2"));
     // 26.9.3: a single piece chasing an unprotected piece against a joint chase.
     let r = rule(
         &pattern(&[loose(Red, true), loose(Red, true)]),
         &pattern(&[loose(Black, false), loose(Black, false)]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::BlackMustChange, "26.9.3"));
     // ... but not when the joint side is not chasing perpetually (一将一捉, 参考图47).
     let r = rule(
         &pattern(&[loose(Red, false), loose(Red, false)]),
         &pattern(&[simple(Black, Nature::Check), rook(Black, true)]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::Draw, "26.9.4"));
     // 26.9.1: a heavy pattern against a chase of an under-protected piece.
     let r = rule(
         &pattern(&[rook(Red, false), rook(Red, false)]),
         &pattern(&[under(Black), loose(Black, false)]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::RedMustChange, "26.9.1"));
     // 26.9.4: otherwise a draw (长杀 against 长捉无根子, 参考图43).
@@ -299,27 +290,32 @@ fn the_both_forbidden_table() {
             simple(Black, Nature::MateThreat),
             simple(Black, Nature::MateThreat),
         ]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::Draw, "26.9.4"));
     // 25.3: forbidden against allowed; 25.2: both allowed; 25.1: unilateral perpetual check.
     let r = rule(
         &pattern(&[simple(Red, Nature::Check), loose(Red, false)]),
         &pattern(&[simple(Black, Nature::Idle)]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::RedMustChange, "25.3"));
     let r = rule(
         &pattern(&[simple(Red, Nature::Check), simple(Red, Nature::Idle)]),
         &pattern(&[simple(Black, Nature::Idle)]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::Draw, "25.2"));
     let r = rule(
         &pattern(&[simple(Red, Nature::Idle)]),
         &pattern(&[simple(Black, Nature::Check), simple(Black, Nature::Check)]),
+        Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::BlackMustChange, "25.1"));
     let r = rule(
         &pattern(&[simple(Red, Nature::Check)]),
         &pattern(&[simple(Black, Nature::Check)]),
+        Profile::CXA2020,
     );
     assert_eq!(r.verdict, Verdict::Draw, "mutual perpetual check");
     // Names.

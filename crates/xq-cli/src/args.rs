@@ -150,6 +150,8 @@ pub(crate) struct NotationArgs {
 pub(crate) enum Rules {
     /// The Chinese Xiangqi Association's 2020 rules (棋例).
     Cxa2020,
+    /// The Asian Xiangqi Federation's rules (also the World federation's, and engines').
+    Axf,
 }
 
 /// A language for explanations.

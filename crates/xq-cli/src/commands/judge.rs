@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde::Serialize;
 use xq_arbiter::{
-    JudgeOptions, Judgement, Lang, explain,
+    JudgeOptions, Judgement, Lang, Profile, explain,
     judge::JudgedMove,
     limit::{CapApplies, LimitOptions, LimitReport},
 };
@@ -13,7 +13,7 @@ use xq_notation::{ChineseStyle, Mode, Notation, Reader, write};
 
 use crate::{
     CliError, ExitStatus,
-    args::{Format, JudgeArgs, Lang as LangArg},
+    args::{Format, JudgeArgs, Lang as LangArg, Rules},
 };
 
 /// The JSON contract of `xq judge` (tests and tools rely on it: extend, do not rename).
@@ -71,6 +71,10 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
             } else {
                 CapApplies::Claimant
             },
+        },
+        profile: match args.rules {
+            Rules::Cxa2020 => Profile::CXA2020,
+            Rules::Axf => Profile::AXF,
         },
         ..JudgeOptions::default()
     };
@@ -193,7 +197,11 @@ fn report(j: &Judgement, lang: Lang) -> Report {
                         .filter(|m| m.classified.side == c)
                         .map(|m| &m.classified)
                         .collect();
-                    let p = xq_arbiter::ruling::Pattern::of(&moves);
+                    let p = xq_arbiter::ruling::Pattern::of(
+                        &moves,
+                        Profile::by_name(j.rules).unwrap_or_default(),
+                        Default::default(),
+                    );
                     SideJson {
                         pattern: p.name,
                         forbidden: p.forbidden,
@@ -240,10 +248,11 @@ fn text(j: &Judgement, r: &Report, lang: Lang, out: &mut dyn Write) -> std::io::
     writeln!(
         out,
         "{}",
-        if zh {
-            "xq 裁判 · 中国象棋协会 2020 棋例"
-        } else {
-            "xq judge · CXA 2020 rules (棋例)"
+        match (zh, j.rules) {
+            (true, "axf") => "xq 裁判 · 亚洲象棋联合会规则",
+            (false, "axf") => "xq judge · Asian Xiangqi Federation (AXF) rules",
+            (true, _) => "xq 裁判 · 中国象棋协会 2020 棋例",
+            (false, _) => "xq judge · CXA 2020 rules (棋例)",
         }
     )?;
     if let Some(first) = j.moves.first() {
@@ -333,18 +342,19 @@ fn text(j: &Judgement, r: &Report, lang: Lang, out: &mut dyn Write) -> std::io::
     };
     if r.clause.is_empty() {
         writeln!(out, "{} {verdict}", if zh { "裁决：" } else { "Ruling:" })?;
-    } else if zh {
-        writeln!(
-            out,
-            "裁决：{verdict}（第{}条）：{}",
-            r.clause, r.explanation
-        )?;
     } else {
-        writeln!(
-            out,
-            "Ruling: {verdict} (clause {}): {}",
-            r.clause, r.explanation
-        )?;
+        let axf = r.clause.starts_with("axf.");
+        let clause = match (zh, axf) {
+            (true, true) => format!("亚洲规则 {}", r.clause),
+            (true, false) => format!("第{}条", r.clause),
+            (false, true) => format!("AXF rule {}", r.clause),
+            (false, false) => format!("clause {}", r.clause),
+        };
+        if zh {
+            writeln!(out, "裁决：{verdict}（{clause}）：{}", r.explanation)?;
+        } else {
+            writeln!(out, "Ruling: {verdict} ({clause}): {}", r.explanation)?;
+        }
     }
     let l = &r.limit;
     let claim = |c: &xq_arbiter::limit::Claim| match (c.from_ply, zh) {
