@@ -209,7 +209,7 @@ pub fn explain(before: &Position, c: &Classified, lang: Lang) -> String {
                 format!("跟：{mover}跟住有根的{}，吃之不能得子", t.join("、"))
             } else {
                 format!(
-                    "follow: {mover} shadows the protected {}, which it cannot win",
+                    "follow: {mover} shadows {} (protected), which it cannot win",
                     t.join(" and ")
                 )
             }

@@ -8,6 +8,7 @@ use crate::{
     classify::{Chase, Classified, Effort, Reason, classify_window},
     cycle::{self, Cycle},
     limit::{self, LimitOptions, LimitReport},
+    procedure::{OpeningRule, opening_rule},
     profile::Profile,
     ruling::{self, Pattern, Persistence, Ruling, Verdict},
 };
@@ -34,6 +35,9 @@ pub struct Judgement {
     /// The judged moves: the cycle's; without a repetition, every move of a short line (at most
     /// [`MAX_UNREPEATED`] plies) or the last ones of a longer one.
     pub moves: Vec<JudgedMove>,
+    /// What the first-rounds rule says (when the repetition is a draw within the first rounds
+    /// of a game whose rounds are known).
+    pub opening: Option<OpeningRule>,
 }
 
 /// How many moves of a line without repetition are classified (the last ones).
@@ -62,7 +66,7 @@ pub struct JudgedMove {
 }
 
 /// Options for judging.
-#[derive(Copy, Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug)]
 pub struct JudgeOptions {
     /// Search effort.
     pub effort: Effort,
@@ -70,6 +74,20 @@ pub struct JudgeOptions {
     pub limit: LimitOptions,
     /// The rule set.
     pub profile: Profile,
+    /// The first-rounds rule: a drawn repetition within rounds 1 to this, after three cycles,
+    /// makes Red change (0: off). 25 by default.
+    pub opening_rounds: u32,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> JudgeOptions {
+        JudgeOptions {
+            effort: Effort::default(),
+            limit: LimitOptions::default(),
+            profile: Profile::CXA2020,
+            opening_rounds: 25,
+        }
+    }
 }
 
 /// Judges `moves` played from `start` (every move legal). The repetition judged is the most
@@ -100,6 +118,7 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
             sides: None,
             limit,
             moves: judged(&positions, first, classified),
+            opening: None,
         };
     };
     let range = cyc.start_ply..cyc.start_ply + cyc.plies;
@@ -123,7 +142,7 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
         why_zh,
         why_en,
     } = ruling::rule(&red, &black, profile);
-    Judgement {
+    let mut j = Judgement {
         verdict,
         rules: profile.name,
         clause,
@@ -133,7 +152,16 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
         sides: Some(Sides { red, black }),
         limit,
         moves: judged(&positions, cyc.start_ply, classified),
+        opening: None,
+    };
+    j.opening = opening_rule(start, &positions, &j, options.opening_rounds);
+    if let Some(rule) = j.opening.as_ref().filter(|r| r.applies) {
+        j.verdict = Verdict::RedMustChange;
+        j.clause = "opening-rounds";
+        j.why_zh = format!("{}（{}）", rule.why_zh, j.why_zh);
+        j.why_en = format!("{} ({})", rule.why_en, j.why_en);
     }
+    j
 }
 
 /// For each side (Red, Black), what following the chased pieces through the cycle starting at

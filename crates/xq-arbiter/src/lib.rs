@@ -12,6 +12,7 @@ pub mod judge;
 pub mod limit;
 pub mod material;
 pub mod nature;
+pub mod procedure;
 pub mod profile;
 pub mod ruling;
 pub mod search;

@@ -32,6 +32,9 @@ pub(crate) enum Command {
     Convert(ConvertArgs),
     /// Show a game: its tags, then its moves in a notation with comments and variations.
     Show(ShowArgs),
+    /// The 60-round audit (自然限着): ply by ply, the captures that restart the count, the
+    /// claimant's checks counted up to the cap, and from which move a draw may be claimed.
+    Limit(LimitArgs),
 }
 
 /// How to print a result.
@@ -194,6 +197,65 @@ pub(crate) struct JudgeArgs {
     /// Which game of the file to judge (1 = the first).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) game: u32,
+    /// The first-rounds rule: a drawn repetition within rounds 1 to N, after three cycles, makes
+    /// Red change (0: off). Default: 25 under cxa2020, off under axf.
+    #[arg(long)]
+    pub(crate) opening_rounds: Option<u32>,
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+}
+
+/// A side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SideArg {
+    /// 红方.
+    Red,
+    /// 黑方.
+    Black,
+}
+
+/// How `xq limit` prints.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum AuditFormat {
+    /// A table for people.
+    Text,
+    /// One JSON value.
+    Json,
+    /// One row per ply (and claimant).
+    Csv,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LimitArgs {
+    /// A game record (its main line), or a move list; or give --fen/--moves.
+    pub(crate) file: Option<std::path::PathBuf>,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) game: u32,
+    /// The starting position (default: the standard one).
+    #[arg(long)]
+    pub(crate) fen: Option<String>,
+    /// Moves, in any notation, after the record's (or from the FEN).
+    #[arg(long)]
+    pub(crate) moves: Option<String>,
+    /// The side claiming the draw (default: both, one audit each).
+    #[arg(long, value_enum)]
+    pub(crate) claimant: Option<SideArg>,
+    /// The limit in rounds without a capture (events may lower it).
+    #[arg(long, default_value_t = 60)]
+    pub(crate) rounds: u32,
+    /// How many of the claimant's checks count.
+    #[arg(long, default_value_t = 10)]
+    pub(crate) check_cap: u32,
+    /// Cap both sides' checks, not only the claimant's.
+    #[arg(long)]
+    pub(crate) cap_both: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
+    pub(crate) format: AuditFormat,
+    /// Language of the text.
+    #[arg(long, value_enum, default_value_t = Lang::Zh)]
+    pub(crate) lang: Lang,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }

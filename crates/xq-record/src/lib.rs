@@ -11,6 +11,7 @@ pub mod format;
 pub mod game;
 pub mod json;
 pub mod pgn;
+pub mod recover;
 pub mod replay;
 mod slots;
 pub mod stream;

@@ -7,9 +7,12 @@ use xq_arbiter::{
     JudgeOptions, Judgement, Lang, Profile, explain,
     judge::JudgedMove,
     limit::{CapApplies, LimitOptions, LimitReport},
+    procedure::{Decision, EndKind, SelfKill, admissibility, game_end},
 };
-use xq_core::{Color, Move, Position, diagram::text_diagram};
-use xq_notation::{ChineseStyle, Mode, Notation, Reader, write};
+use xq_core::{Color, diagram::text_diagram};
+use xq_notation::{ChineseStyle, Notation, write};
+
+use super::line::{Source, read_line};
 
 use crate::{
     CliError, ExitStatus,
@@ -27,6 +30,44 @@ struct Report {
     sides: SidesJson,
     limit: LimitReport,
     moves: Vec<MoveJson>,
+    /// The first-rounds rule, when it bears on the repetition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opening: Option<OpeningJson>,
+    /// What reading the record found (a file only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<RecordJson>,
+    /// How the game ended on the board.
+    end: EndJson,
+}
+
+#[derive(Serialize)]
+struct OpeningJson {
+    rounds: u32,
+    round: u32,
+    cycles: usize,
+    applies: bool,
+    explanation: String,
+}
+
+#[derive(Serialize)]
+struct RecordJson {
+    missing_or_unreadable: usize,
+    admissible: bool,
+    explanation: String,
+    gaps: Vec<xq_record::recover::Gap>,
+    unread: usize,
+}
+
+#[derive(Serialize)]
+struct EndJson {
+    how: EndKind,
+    decision: Option<&'static str>,
+    ply: Option<usize>,
+    result_tag: Option<&'static str>,
+    agrees: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    self_kill: Option<SelfKill>,
+    explanation: String,
 }
 
 #[derive(Serialize)]
@@ -61,7 +102,14 @@ struct MoveJson {
 }
 
 pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let (start, moves) = read_input(args)?;
+    let line = read_line(&Source {
+        file: args.file.as_ref(),
+        game: args.game,
+        fen: args.fen.as_deref(),
+        moves: args.moves.as_deref(),
+        input: &args.input,
+    })?;
+    let (start, moves) = (&line.start, &line.moves);
     let options = JudgeOptions {
         limit: LimitOptions {
             rounds: args.limit_rounds,
@@ -76,14 +124,60 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
             Rules::Cxa2020 => Profile::CXA2020,
             Rules::Axf => Profile::AXF,
         },
+        // The first-rounds rule is Chinese tournament procedure: on by default only there.
+        opening_rounds: args.opening_rounds.unwrap_or(match args.rules {
+            Rules::Cxa2020 => 25,
+            Rules::Axf => 0,
+        }),
         ..JudgeOptions::default()
     };
-    let judgement = xq_arbiter::judge(&start, &moves, options);
+    let judgement = xq_arbiter::judge(start, moves, options);
     let lang = match args.lang {
         LangArg::Zh => Lang::Chinese,
         LangArg::En => Lang::English,
     };
-    let report = report(&judgement, lang);
+    let positions = xq_arbiter::cycle::positions(start, moves);
+    let end = game_end(
+        &positions,
+        &judgement,
+        &judgement.limit,
+        line.self_kill,
+        line.result,
+    );
+    let mut report = report(&judgement, lang);
+    let pick = |zh: &str, en: &str| {
+        if lang == Lang::Chinese {
+            zh.to_owned()
+        } else {
+            en.to_owned()
+        }
+    };
+    report.opening = judgement.opening.as_ref().map(|o| OpeningJson {
+        rounds: o.rounds,
+        round: o.round,
+        cycles: o.cycles,
+        applies: o.applies,
+        explanation: pick(&o.why_zh, &o.why_en),
+    });
+    report.record = line.record.as_ref().map(|r| {
+        let a = admissibility(r.missing_or_unreadable());
+        RecordJson {
+            missing_or_unreadable: a.missing_or_unreadable,
+            admissible: a.admissible,
+            explanation: pick(&a.why_zh, &a.why_en),
+            gaps: r.gaps.clone(),
+            unread: r.unread,
+        }
+    });
+    report.end = EndJson {
+        how: end.how,
+        decision: end.decision.map(Decision::pgn),
+        ply: end.ply,
+        result_tag: end.result_tag.map(Decision::pgn),
+        agrees: end.agrees,
+        self_kill: line.self_kill,
+        explanation: pick(&end.why_zh, &end.why_en),
+    };
     match args.format {
         Format::Json => {
             serde_json::to_writer(&mut *out, &report).map_err(std::io::Error::from)?;
@@ -92,83 +186,6 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
         Format::Text => text(&judgement, &report, lang, out)?,
     }
     Ok(ExitStatus::Success)
-}
-
-/// The position and moves to judge, from `--fen`/`--moves` or a record file (any format: its
-/// main line, then `--moves` after it).
-fn read_input(args: &JudgeArgs) -> Result<(Position, Vec<Move>), CliError> {
-    let mut fen = args.fen.clone();
-    let mut tokens: Vec<String> = Vec::new();
-    let mut file_moves: Vec<Move> = Vec::new();
-    let mut file_start = None;
-    if let Some(path) = &args.file {
-        let mut game = super::show::read_game(path, args.game, args.input.options())?;
-        if fen.is_some() {
-            return Err(CliError::Usage(
-                "--fen and a file both give the start position: give one".to_owned(),
-            ));
-        }
-        let mut reader = Reader::new(Mode::Lenient);
-        let replayed = xq_record::replay::replay(&mut game, &mut reader);
-        if let Some(why) = replayed.bad_start {
-            return Err(CliError::Invalid(format!("{}: {why}", path.display())));
-        }
-        if let Some(e) = replayed.errors.first().filter(|e| e.variation.is_empty()) {
-            return Err(CliError::Invalid(format!(
-                "{}: ply {} `{}` is not a move here: {}\n  position: {}",
-                path.display(),
-                e.ply,
-                e.text,
-                e.message,
-                e.fen
-            )));
-        }
-        let (start, _) = xq_record::replay::start_position(&game).map_err(CliError::Invalid)?;
-        let start = if replayed.side_from_first_move {
-            start.passed()
-        } else {
-            start
-        };
-        fen = Some(start.fen());
-        file_moves = game.moves.iter().filter_map(|n| n.m).collect();
-        file_start = Some(start);
-    }
-    if let Some(moves) = &args.moves {
-        tokens.extend(
-            moves
-                .split_whitespace()
-                .filter(|t| !super::is_filler(t))
-                .map(str::to_owned),
-        );
-    }
-    if tokens.is_empty() && file_moves.is_empty() {
-        return Err(CliError::Usage(
-            "no moves to judge: give --moves \"M1 M2 …\" or a file".to_owned(),
-        ));
-    }
-    let start = match file_start {
-        Some(start) => start,
-        None => super::parse_fen(fen.as_deref().unwrap_or(xq_core::START_FEN), true)?,
-    };
-    let mut reader = Reader::new(Mode::Lenient);
-    let mut pos = start.clone();
-    for &m in &file_moves {
-        pos.play_unchecked(m);
-    }
-    let mut moves = file_moves;
-    for token in &tokens {
-        let ply = moves.len() + 1;
-        let m = reader.read(token, &pos).map_err(|err| {
-            CliError::Invalid(format!(
-                "ply {ply} ({} to move): `{token}` is not a move here: {err}\n  position: {}",
-                pos.turn(),
-                pos.fen()
-            ))
-        })?;
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
-    Ok((start, moves))
 }
 
 fn report(j: &Judgement, lang: Lang) -> Report {
@@ -227,6 +244,17 @@ fn report(j: &Judgement, lang: Lang) -> Report {
         sides,
         limit: j.limit.clone(),
         moves: j.moves.iter().map(|m| move_json(m, lang)).collect(),
+        opening: None,
+        record: None,
+        end: EndJson {
+            how: EndKind::Unfinished,
+            decision: None,
+            ply: None,
+            result_tag: None,
+            agrees: None,
+            self_kill: None,
+            explanation: String::new(),
+        },
     }
 }
 
@@ -316,20 +344,25 @@ fn text(j: &Judgement, r: &Report, lang: Lang, out: &mut dyn Write) -> std::io::
         (true, false) => "forbidden",
         (false, false) => "allowed",
     };
-    writeln!(
-        out,
-        "{} {} ({})",
-        if zh { "红方：" } else { "Red:  " },
-        r.sides.red.pattern,
-        allowed(r.sides.red.forbidden)
-    )?;
-    writeln!(
-        out,
-        "{} {} ({})",
-        if zh { "黑方：" } else { "Black:" },
-        r.sides.black.pattern,
-        allowed(r.sides.black.forbidden)
-    )?;
+    for (label, side) in [
+        (if zh { "红方：" } else { "Red:  " }, &r.sides.red),
+        (if zh { "黑方：" } else { "Black:" }, &r.sides.black),
+    ] {
+        if side.pattern.is_empty() {
+            writeln!(
+                out,
+                "{label} {}",
+                if zh { "（无着法）" } else { "(no moves)" }
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{label} {} ({})",
+                side.pattern,
+                allowed(side.forbidden)
+            )?;
+        }
+    }
     let verdict = match (r.verdict, zh) {
         ("draw", true) => "双方不变作和",
         ("red_must_change", true) => "红方须变着，不变判负",
@@ -386,5 +419,66 @@ fn text(j: &Judgement, r: &Report, lang: Lang, out: &mut dyn Write) -> std::io::
             claim(&l.claim.black)
         )?;
     }
+    if let Some(o) = &r.opening {
+        writeln!(
+            out,
+            "{} {}",
+            if zh {
+                "前25回合："
+            } else {
+                "First rounds:"
+            },
+            o.explanation
+        )?;
+    }
+    if let Some(rec) = &r.record {
+        writeln!(
+            out,
+            "{} {}",
+            if zh { "记录：" } else { "Record:" },
+            rec.explanation
+        )?;
+        for gap in &rec.gaps {
+            let what = gap.text.as_deref().map_or_else(
+                || {
+                    if zh {
+                        "（漏记）".to_owned()
+                    } else {
+                        "(left out)".to_owned()
+                    }
+                },
+                |t| format!("`{t}`"),
+            );
+            let fix = match (gap.reconstructed, zh) {
+                (Some(m), true) => format!("按后续着法补为 {m}（{}种可能）", gap.candidates),
+                (Some(m), false) => format!(
+                    "taken as {m} from the moves after it ({} possible)",
+                    gap.candidates
+                ),
+                (None, true) => "无法补出，其后不能复盘".to_owned(),
+                (None, false) => {
+                    "cannot be reconstructed; the record cannot be replayed beyond it".to_owned()
+                }
+            };
+            if zh {
+                writeln!(out, "  第{}着 {what}：{fix}", gap.ply)?;
+            } else {
+                writeln!(out, "  ply {} {what}: {fix}", gap.ply)?;
+            }
+        }
+    }
+    let tag = match (&r.end.result_tag, &r.end.agrees, zh) {
+        (Some(t), Some(true), true) => format!("；记录结果 {t} 相符"),
+        (Some(t), Some(false), true) => format!("；记录结果 {t} 不符"),
+        (Some(t), Some(true), false) => format!("; the record's result {t} agrees"),
+        (Some(t), Some(false), false) => format!("; the record's result {t} does not agree"),
+        _ => String::new(),
+    };
+    writeln!(
+        out,
+        "{} {}{tag}",
+        if zh { "终局：" } else { "End:" },
+        r.end.explanation
+    )?;
     Ok(())
 }

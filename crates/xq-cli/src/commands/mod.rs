@@ -4,6 +4,8 @@ mod convert;
 mod fen;
 mod inputs;
 mod judge;
+mod limit;
+mod line;
 mod moves;
 mod notation;
 mod perft;
@@ -25,6 +27,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
         Command::Move(args) => moves::run(&args, out),
         Command::Notation(args) => notation::run(&args, out),
         Command::Judge(args) => judge::run(&args, out),
+        Command::Limit(args) => limit::run(&args, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),
         Command::Show(args) => show::run(&args, out),

@@ -1,0 +1,136 @@
+//! The line of moves `xq judge` and `xq limit` work on: a record file's main line (read as an
+//! arbiter reads a scoresheet: missing and unreadable moves counted, reconstructed where the
+//! moves after them allow), or a FEN and moves, or both (the moves continue the record).
+
+use std::path::PathBuf;
+
+use xq_arbiter::procedure::{Decision, SelfKill};
+use xq_core::{IllegalMove, Move, Position};
+use xq_notation::{Mode, NotationError, Reader, ResolveError};
+use xq_record::{
+    Outcome,
+    recover::{Recovered, recover},
+};
+
+use crate::{CliError, args::InputArgs};
+
+/// Where the line comes from.
+pub(crate) struct Source<'a> {
+    pub(crate) file: Option<&'a PathBuf>,
+    pub(crate) game: u32,
+    pub(crate) fen: Option<&'a str>,
+    pub(crate) moves: Option<&'a str>,
+    pub(crate) input: &'a InputArgs,
+}
+
+/// A line to judge or audit.
+pub(crate) struct Line {
+    pub(crate) start: Position,
+    pub(crate) moves: Vec<Move>,
+    /// What reading the record found (files only).
+    pub(crate) record: Option<Recovered>,
+    /// The record's result (files only).
+    pub(crate) result: Option<Decision>,
+    /// A move that left its own king in check or the kings facing: the line stops before it.
+    pub(crate) self_kill: Option<SelfKill>,
+}
+
+/// Reads the line. A record that cannot be read at all, a FEN that is not a position, or a move
+/// of `--moves` that is not a move is an error; missing and unreadable moves of a record are not.
+pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
+    let mut reader = Reader::new(Mode::Lenient);
+    let mut line = match src.file {
+        Some(path) => {
+            if src.fen.is_some() {
+                return Err(CliError::Usage(
+                    "--fen and a file both give the start position: give one".to_owned(),
+                ));
+            }
+            let game = super::show::read_game(path, src.game, src.input.options())?;
+            let recovered = recover(&game, &mut reader)
+                .map_err(|why| CliError::Invalid(format!("{}: {why}", path.display())))?;
+            let self_kill = recovered.self_kill.as_ref().map(|k| SelfKill {
+                ply: k.ply,
+                m: k.m,
+                side: if k.ply % 2 == 1 {
+                    recovered.start.turn()
+                } else {
+                    recovered.start.turn().other()
+                },
+                kings_facing: k.kings_facing,
+            });
+            let result = game.outcome().and_then(|o| match o {
+                Outcome::RedWins => Some(Decision::RedWins),
+                Outcome::BlackWins => Some(Decision::BlackWins),
+                Outcome::Draw => Some(Decision::Draw),
+                Outcome::Unknown => None,
+            });
+            Line {
+                start: recovered.start.clone(),
+                moves: recovered.moves.clone(),
+                record: Some(recovered),
+                result,
+                self_kill,
+            }
+        }
+        None => Line {
+            start: super::parse_fen(src.fen.unwrap_or(xq_core::START_FEN), true)?,
+            moves: Vec::new(),
+            record: None,
+            result: None,
+            self_kill: None,
+        },
+    };
+    let tokens: Vec<&str> = src
+        .moves
+        .map(|m| {
+            m.split_whitespace()
+                .filter(|t| !super::is_filler(t))
+                .collect()
+        })
+        .unwrap_or_default();
+    if tokens.is_empty() && line.moves.is_empty() && line.self_kill.is_none() {
+        return Err(CliError::Usage(
+            "no moves: give --moves \"M1 M2 …\" or a file".to_owned(),
+        ));
+    }
+    if line.self_kill.is_some() && !tokens.is_empty() {
+        return Err(CliError::Usage(
+            "the record ends with a move that kills its own king: --moves cannot continue it"
+                .to_owned(),
+        ));
+    }
+    let mut pos = line.start.clone();
+    for &m in &line.moves {
+        pos.play_unchecked(m);
+    }
+    for token in tokens {
+        let ply = line.moves.len() + 1;
+        match reader.read(token, &pos) {
+            Ok(m) => {
+                pos.play_unchecked(m);
+                line.moves.push(m);
+            }
+            Err(NotationError::Resolve(ResolveError::Illegal {
+                m,
+                reason: reason @ (IllegalMove::KingInCheck | IllegalMove::KingsFacing),
+            })) => {
+                line.self_kill = Some(SelfKill {
+                    ply,
+                    m,
+                    side: pos.turn(),
+                    kings_facing: reason == IllegalMove::KingsFacing,
+                });
+                break;
+            }
+            Err(err) => {
+                return Err(CliError::Invalid(format!(
+                    "ply {ply} ({} to move): `{token}` is not a move here: {err}\n  position: {}",
+                    pos.turn(),
+                    pos.fen()
+                )));
+            }
+        }
+    }
+    Ok(line)
+}
