@@ -32,6 +32,9 @@ pub(crate) enum Command {
     Convert(ConvertArgs),
     /// Show a game: its tags, then its moves in a notation with comments and variations.
     Show(ShowArgs),
+    /// Draw a board as SVG: both sides' file numbers, the river, the pieces by name, the last
+    /// move and arrows; no font needed.
+    Render(RenderArgs),
     /// The 60-round audit (自然限着): ply by ply, the captures that restart the count, the
     /// claimant's checks counted up to the cap, and from which move a draw may be claimed.
     Limit(LimitArgs),
@@ -180,8 +183,11 @@ pub(crate) struct JudgeArgs {
     /// A game file (its main line is judged) or a move list (an optional FEN line, then moves).
     pub(crate) file: Option<std::path::PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub(crate) format: Format,
+    #[arg(long, value_enum, default_value_t = JudgeFormat::Text)]
+    pub(crate) format: JudgeFormat,
+    /// Write the report to this file (atomically) instead of standard output.
+    #[arg(long, short = 'o')]
+    pub(crate) output: Option<std::path::PathBuf>,
     /// Language of the explanations.
     #[arg(long, value_enum, default_value_t = Lang::Zh)]
     pub(crate) lang: Lang,
@@ -258,6 +264,39 @@ pub(crate) struct LimitArgs {
     pub(crate) lang: Lang,
     #[command(flatten)]
     pub(crate) input: InputArgs,
+}
+
+/// How `xq judge` prints.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum JudgeFormat {
+    /// For people, in a terminal.
+    Text,
+    /// One JSON value, for tools.
+    Json,
+    /// One self-contained HTML page with a board per move, for arbiters (phone and print).
+    Html,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RenderArgs {
+    /// The position (default: the starting position).
+    #[arg(long)]
+    pub(crate) fen: Option<String>,
+    /// Moves to play first, in any notation; the last one is marked.
+    #[arg(long)]
+    pub(crate) moves: Option<String>,
+    /// Black's side at the bottom.
+    #[arg(long)]
+    pub(crate) flip: bool,
+    /// An arrow from one point to another, in ICCS (`h2e2`); repeat for more.
+    #[arg(long = "arrow")]
+    pub(crate) arrows: Vec<String>,
+    /// The side of a square in pixels.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(20..=400))]
+    pub(crate) cell: u32,
+    /// Write the SVG to this file (atomically) instead of standard output.
+    #[arg(long, short = 'o')]
+    pub(crate) output: Option<std::path::PathBuf>,
 }
 
 /// A text encoding of records.

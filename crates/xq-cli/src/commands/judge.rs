@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde::Serialize;
 use xq_arbiter::{
-    JudgeOptions, Judgement, Lang, Profile, explain,
+    JudgeOptions, Judgement, Lang, Profile, Reason, explain,
     judge::JudgedMove,
     limit::{CapApplies, LimitOptions, LimitReport},
     procedure::{Decision, EndKind, SelfKill, admissibility, game_end},
@@ -12,11 +12,13 @@ use xq_arbiter::{
 use xq_core::{Color, diagram::text_diagram};
 use xq_notation::{ChineseStyle, Notation, write};
 
+use xq_render::{Arrow, ArrowKind, ReportMove, report_html};
+
 use super::line::{Source, read_line};
 
 use crate::{
     CliError, ExitStatus,
-    args::{Format, JudgeArgs, Lang as LangArg, Rules},
+    args::{JudgeArgs, JudgeFormat, Lang as LangArg, Rules},
 };
 
 /// The JSON contract of `xq judge` (tests and tools rely on it: extend, do not rename).
@@ -178,14 +180,156 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
         self_kill: line.self_kill,
         explanation: pick(&end.why_zh, &end.why_en),
     };
+    let mut bytes = Vec::new();
     match args.format {
-        Format::Json => {
-            serde_json::to_writer(&mut *out, &report).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+        JudgeFormat::Json => {
+            serde_json::to_writer(&mut bytes, &report).map_err(std::io::Error::from)?;
+            bytes.push(b'\n');
         }
-        Format::Text => text(&judgement, &report, lang, out)?,
+        JudgeFormat::Text => text(&judgement, &report, lang, &mut bytes)?,
+        JudgeFormat::Html => bytes = html(&judgement, &report, start, lang).into_bytes(),
     }
+    super::output::emit(args.output.as_deref(), &bytes, out)?;
     Ok(ExitStatus::Success)
+}
+
+/// The report as a self-contained HTML page: a board after each judged move, with arrows from
+/// each attacker to its target.
+fn html(j: &Judgement, r: &Report, start: &xq_core::Position, lang: Lang) -> String {
+    let zh = lang == Lang::Chinese;
+    let moves = j
+        .moves
+        .iter()
+        .zip(&r.moves)
+        .map(|(m, shown)| {
+            let mut after = m.before.clone();
+            after.play_unchecked(m.classified.m);
+            let attack = |from, to| Arrow {
+                from,
+                to,
+                kind: ArrowKind::Attack,
+            };
+            let arrows = match &m.classified.reason {
+                Reason::Check { checkers, chases } => {
+                    let king = after.king(m.classified.side.other());
+                    let mut a: Vec<Arrow> = checkers.iter().map(|&c| attack(c, king)).collect();
+                    a.extend(chases.iter().map(|ch| attack(ch.attacker, ch.target)));
+                    a
+                }
+                Reason::Chase { chases } => chases
+                    .iter()
+                    .map(|ch| attack(ch.attacker, ch.target))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            ReportMove {
+                ply: m.ply,
+                side: if zh {
+                    if shown.side == "red" { "红" } else { "黑" }
+                } else if shown.side == "red" {
+                    "Red"
+                } else {
+                    "Black"
+                }
+                .to_owned(),
+                notation: format!("{} {}", shown.chinese, shown.iccs),
+                nature: shown.kind.to_owned(),
+                explanation: shown.explanation.clone(),
+                board: after.board().clone(),
+                m: m.classified.m,
+                arrows,
+            }
+        })
+        .collect();
+    let first = j
+        .moves
+        .first()
+        .map_or_else(|| start.board().clone(), |m| m.before.board().clone());
+    let pick = |a: &str, b: &str| if zh { a.to_owned() } else { b.to_owned() };
+    let mut facts = vec![(pick("规则", "Rules"), r.rules.to_owned())];
+    if let Some(c) = &r.cycle {
+        facts.push((
+            pick("循环", "Cycle"),
+            if zh {
+                format!(
+                    "第{}至{}着，局面出现{}次",
+                    c.start_ply,
+                    c.start_ply + c.plies - 1,
+                    c.occurrences
+                )
+            } else {
+                format!(
+                    "plies {}–{}, the position has occurred {} times",
+                    c.start_ply,
+                    c.start_ply + c.plies - 1,
+                    c.occurrences
+                )
+            },
+        ));
+    }
+    let verdict = verdict_words(r.verdict, zh);
+    let ruling = if r.clause.is_empty() {
+        verdict.to_owned()
+    } else {
+        format!("{verdict} ({})", r.clause)
+    };
+    let mut notes = vec![r.end.explanation.clone()];
+    if let Some(o) = &r.opening {
+        notes.push(o.explanation.clone());
+    }
+    if let Some(rec) = &r.record {
+        notes.push(rec.explanation.clone());
+    }
+    report_html(&xq_render::Report {
+        lang: pick("zh", "en"),
+        title: pick("xq 裁判报告", "xq ruling report"),
+        facts,
+        start: first,
+        moves,
+        patterns: vec![
+            (
+                pick("红方", "Red"),
+                format!(
+                    "{} ({})",
+                    r.sides.red.pattern,
+                    if r.sides.red.forbidden {
+                        pick("禁止着法", "forbidden")
+                    } else {
+                        pick("允许着法", "allowed")
+                    }
+                ),
+            ),
+            (
+                pick("黑方", "Black"),
+                format!(
+                    "{} ({})",
+                    r.sides.black.pattern,
+                    if r.sides.black.forbidden {
+                        pick("禁止着法", "forbidden")
+                    } else {
+                        pick("允许着法", "allowed")
+                    }
+                ),
+            ),
+        ],
+        ruling,
+        explanation: r.explanation.clone(),
+        notes,
+    })
+}
+
+/// The verdict in words.
+fn verdict_words(verdict: &str, zh: bool) -> &'static str {
+    match (verdict, zh) {
+        ("draw", true) => "双方不变作和",
+        ("red_must_change", true) => "红方须变着，不变判负",
+        ("black_must_change", true) => "黑方须变着，不变判负",
+        (_, true) => "着法未形成循环",
+        ("draw", false) => "draw if neither side changes",
+        ("red_must_change", false) => "Red must change or lose",
+        ("black_must_change", false) => "Black must change or lose",
+        _ => "no repetition",
+    }
 }
 
 fn report(j: &Judgement, lang: Lang) -> Report {
@@ -363,16 +507,7 @@ fn text(j: &Judgement, r: &Report, lang: Lang, out: &mut dyn Write) -> std::io::
             )?;
         }
     }
-    let verdict = match (r.verdict, zh) {
-        ("draw", true) => "双方不变作和",
-        ("red_must_change", true) => "红方须变着，不变判负",
-        ("black_must_change", true) => "黑方须变着，不变判负",
-        (_, true) => "着法未形成循环",
-        ("draw", false) => "draw if neither side changes",
-        ("red_must_change", false) => "Red must change or lose",
-        ("black_must_change", false) => "Black must change or lose",
-        _ => "no repetition",
-    };
+    let verdict = verdict_words(r.verdict, zh);
     if r.clause.is_empty() {
         writeln!(out, "{} {verdict}", if zh { "裁决：" } else { "Ruling:" })?;
     } else {

@@ -8,7 +8,9 @@ mod limit;
 mod line;
 mod moves;
 mod notation;
+mod output;
 mod perft;
+mod render;
 mod show;
 mod validate;
 
@@ -28,6 +30,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
         Command::Notation(args) => notation::run(&args, out),
         Command::Judge(args) => judge::run(&args, out),
         Command::Limit(args) => limit::run(&args, out),
+        Command::Render(args) => render::run(&args, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),
         Command::Show(args) => show::run(&args, out),
