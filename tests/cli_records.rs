@@ -9,14 +9,7 @@ mod support;
 use std::path::Path;
 
 use serde_json::Value;
-use support::{Run, shared, xq};
-
-fn jsonl(run: &Run) -> Vec<Value> {
-    run.stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use support::{Run, jsonl, shared, xq};
 
 /// `xq validate -q --report jsonl ARGS…`.
 fn validate_jsonl(args: &[&str]) -> Run {
@@ -302,7 +295,7 @@ fn convert_never_overwrites_without_force_and_leaves_no_temporary_files() {
     assert_eq!(run.code, 1);
     assert!(
         run.stdout
-            .contains("exists; not replaced (--force replaces it)"),
+            .contains("exists; not replaced (--force replaces it"),
         "{}",
         run.stdout
     );

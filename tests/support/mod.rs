@@ -155,3 +155,11 @@ pub(crate) fn cases(name: &str) -> Vec<Case> {
         })
         .collect()
 }
+
+/// The objects of a JSON-lines output, one a line.
+pub(crate) fn jsonl(run: &Run) -> Vec<serde_json::Value> {
+    run.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -482,8 +482,11 @@ pub(crate) struct ConvertArgs {
     #[arg(long, value_enum, default_value_t = XqfFlavour::Plain)]
     pub(crate) xqf: XqfFlavour,
     /// Replace outputs that already exist.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "skip_existing")]
     pub(crate) force: bool,
+    /// Leave outputs that already exist as they are (to finish an interrupted batch).
+    #[arg(long)]
+    pub(crate) skip_existing: bool,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }

@@ -367,11 +367,12 @@ pub fn read_cbf(text: &str) -> Result<Game, ReadError> {
         let close = tail.find('>').unwrap_or(tail.len());
         let head = &tail[..close];
         let self_closing = head.ends_with('/');
+        let after_head = tail.get(close + 1..).unwrap_or("");
         let (comment, next) = if self_closing {
-            (None, &tail[close + 1..])
+            (None, after_head)
         } else {
-            let end = tail.find("</Move>").unwrap_or(tail.len());
-            let body = &tail[close + 1..end];
+            let end = after_head.find("</Move>").unwrap_or(after_head.len());
+            let body = &after_head[..end];
             let c = body
                 .trim()
                 .trim_start_matches("<![CDATA[")
@@ -380,7 +381,7 @@ pub fn read_cbf(text: &str) -> Result<Game, ReadError> {
                 .to_owned();
             (
                 Some(c).filter(|c| !c.is_empty()),
-                &tail[(end + 7).min(tail.len())..],
+                after_head.get(end + "</Move>".len()..).unwrap_or(""),
             )
         };
         rest = next;

@@ -96,7 +96,7 @@ pub struct ReadOptions {
 
 /// The format of `bytes` (the file extension decides only between formats the content allows).
 pub fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
-    if bytes.starts_with(b"XQ") && bytes.get(2).is_some_and(|v| (10..=18).contains(v)) {
+    if looks_like_xqf(bytes, extension) {
         return Format::Xqf;
     }
     if bytes.starts_with(b"CCBridge Record") {
@@ -154,8 +154,17 @@ pub struct Records {
 
 /// Whether `bytes` start like a binary record (XQF, CBR, CBL).
 pub fn is_binary(bytes: &[u8]) -> bool {
-    (bytes.starts_with(b"XQ") && bytes.get(2).is_some_and(|v| (10..=18).contains(v)))
-        || bytes.starts_with(b"CCBridge")
+    looks_like_xqf(bytes, None) || bytes.starts_with(b"CCBridge")
+}
+
+/// An XQF header: `XQ` and a known version byte, or any version byte that is no text character
+/// (the reader then says which versions it knows), or any in a file named `.xqf`.
+fn looks_like_xqf(bytes: &[u8], extension: Option<&str>) -> bool {
+    let xqf_name = extension.is_some_and(|e| e.eq_ignore_ascii_case("xqf"));
+    bytes.starts_with(b"XQ")
+        && bytes
+            .get(2)
+            .is_some_and(|&v| (10..=18).contains(&v) || !(0x20..0x80).contains(&v) || xqf_name)
 }
 
 /// Reads a record of any format held in memory (see [`crate::stream::GameStream`] for files).

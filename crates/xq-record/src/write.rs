@@ -75,6 +75,14 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
         out.push('\n');
     }
     let mut dropped = Vec::new();
+    if games
+        .iter()
+        .any(|g| g.tags.iter().any(|(_, v)| v.contains(['\r', '\n'])))
+    {
+        dropped.push(
+            "line breaks in tag values (a PGN tag is one line; they became spaces)".to_owned(),
+        );
+    }
     let bytes = encode(&out, options.encoding).into_owned();
     if options.encoding != Encoding::Utf8
         && options.encoding != Encoding::Utf16Le
@@ -94,7 +102,12 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
 /// One game in PGN.
 pub fn pgn_game(game: &Game, notation: Notation) -> String {
     let mut out = String::new();
-    let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    // A tag is one line: line breaks in a value become spaces (said by write_pgn).
+    let quote = |v: &str| {
+        v.replace(['\r', '\n'], " ")
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+    };
     if game.tag("Game").is_none() {
         out.push_str("[Game \"Chinese Chess\"]\n");
     }

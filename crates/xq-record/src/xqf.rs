@@ -280,11 +280,23 @@ fn read_records(bytes: &[u8], version: u8, keys: &Keys) -> Result<Vec<Record>, R
             }
             let len = len as usize;
             if len > bytes.len().saturating_sub(p) {
-                return Err(ReadError::new(
-                    ReadErrorKind::BadOffset,
-                    format!("a comment of {len} bytes runs past the end of the file"),
-                )
-                .at(p - 4));
+                // A length no comment has is a damaged record; a plausible one, a cut file.
+                let (kind, message) = if len > 1 << 20 {
+                    (
+                        ReadErrorKind::BadOffset,
+                        format!(
+                            "a comment length of {len} bytes points far past the end of the file: the move tree is damaged"
+                        ),
+                    )
+                } else {
+                    (
+                        ReadErrorKind::Truncated,
+                        format!(
+                            "the file ends inside a comment of {len} bytes: it is truncated (copy it again from its source)"
+                        ),
+                    )
+                };
+                return Err(ReadError::new(kind, message).at(p - 4));
             }
             let raw: Vec<u8> = (p..p + len).map(byte).collect::<Result<_, _>>()?;
             p += len;

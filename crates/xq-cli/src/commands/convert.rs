@@ -216,6 +216,14 @@ fn convert_one(
     };
     for (path, w, count) in outputs {
         let path = unique(path, written);
+        if args.skip_existing && path.exists() {
+            writeln!(
+                out,
+                "{name} -> {}: exists, kept (--skip-existing)",
+                path.display()
+            )?;
+            continue;
+        }
         match write_atomically(&path, &w.bytes, args.force) {
             Ok(()) => {
                 let games_word = if count == 1 { "game" } else { "games" };
@@ -227,7 +235,7 @@ fn convert_one(
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 writeln!(
                     out,
-                    "{name}: {} exists; not replaced (--force replaces it)",
+                    "{name}: {} exists; not replaced (--force replaces it, --skip-existing keeps it quietly)",
                     path.display()
                 )?;
                 status = worse(status, ExitStatus::Invalid);

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Fuzzes every target (or those named) for SECONDS each (default 600), two at a time, with seed
+# corpora made from the project's fixtures (and, for CBR/CBL, the shared samples, which are read
+# from ../shared and never committed). Findings land in fuzz/artifacts/TARGET/; each one found so
+# far has become a regression test.
+#
+#   fuzz/run.sh [SECONDS] [TARGET...]
+#
+# Needs cargo-fuzz (`cargo install cargo-fuzz`); libFuzzer's instrumentation needs the nightly
+# toolchain, which only this script uses: the project itself builds on stable.
+set -euo pipefail
+cd "$(dirname "$0")"
+secs=${1:-600}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fen move_token pgn xqf dhtmlxq cbr json judge)
+root=..
+shared=${XQ_SHARED:-$root/../shared}
+
+seed() {
+  local t=$1 dir=corpus/$1
+  mkdir -p "$dir"
+  case $t in
+    fen) sed -n 's/^fen //p' $root/fixtures/perft.txt | awk 'NF{printf "%s", $0 > "'"$dir"'/fen-" NR}' ;;
+    move_token) grep -v '^#' $root/fixtures/notation/edge-cases.tsv | cut -f3 | awk 'NF{printf "%s", $0 > "'"$dir"'/tok-" NR}' ;;
+    pgn) find $root/fixtures/records -name '*.pgn' -exec cp {} "$dir" \; ;;
+    xqf) cp $root/fixtures/records/ours/*.xqf "$dir" ;;
+    dhtmlxq) cp $root/fixtures/records/ours/variations.ubb $root/fixtures/records/wukong/44.html "$dir" ;;
+    cbr) [ -d "$shared/data/cchess-samples" ] && cp "$shared"/data/cchess-samples/*.cbr "$shared"/data/cchess-samples/*.CBL "$dir" || true ;;
+    json) cp $root/fixtures/records/ours/variations.json "$dir" ;;
+    judge) head -c 80 /dev/urandom > "$dir/random" ;;
+  esac
+}
+
+run() {
+  local t=$1
+  seed "$t"
+  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+    > "logs/$t.log" 2>&1 && echo "$t: done" || echo "$t: FAILED (see fuzz/logs/$t.log)"
+  grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units' "logs/$t.log" | tail -1 || true
+}
+
+mkdir -p logs
+cargo +nightly fuzz build "${targets[@]:0:1}" >/dev/null 2>&1 || true
+# Two at a time: the machines have two cores.
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  run "${targets[$i]}" &
+  if [ $((i + 1)) -lt ${#targets[@]} ]; then run "${targets[$((i + 1))]}" & fi
+  wait
+done

@@ -1,0 +1,252 @@
+//! The catalogue of bad inputs (fixtures/bad): each gives a typed error whose message says what
+//! to do (snapshot-tested), nothing panics or hangs, a directory mixing good and bad files is
+//! checked whole, and an interrupted conversion can be run again. Also the inputs the fuzzers
+//! found (fixtures/bad/fuzz), as regression tests.
+
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod support;
+
+use serde_json::Value;
+use support::{jsonl, xq};
+
+/// `file: kind (ply, line, offset): message` for every failure.
+fn failures(rows: &[Value]) -> String {
+    let mut out = String::new();
+    for r in rows.iter().filter(|r| r["ok"] == false) {
+        let e = &r["error"];
+        out.push_str(&format!(
+            "{} game {}: {} (ply {}, line {}, offset {}): {}\n",
+            r["file"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("fixtures/bad/"),
+            r["game"],
+            e["kind"].as_str().unwrap(),
+            e["ply"],
+            e["line"],
+            e["offset"],
+            e["message"].as_str().unwrap()
+        ));
+    }
+    out
+}
+
+#[test]
+fn every_bad_record_gives_a_typed_error() {
+    let run = xq(&["validate", "fixtures/bad", "-q", "--report", "jsonl"]);
+    assert_eq!(run.code, 1);
+    let rows = jsonl(&run);
+    let kind = |name: &str| {
+        rows.iter()
+            .find(|r| r["file"].as_str().unwrap().ends_with(name))
+            .map(|r| r["error"]["kind"].as_str().unwrap_or("").to_owned())
+            .unwrap_or_else(|| panic!("{name} not reported"))
+    };
+    assert_eq!(kind("xqf-truncated.xqf"), "truncated");
+    assert_eq!(kind("xqf-unknown-version.xqf"), "unsupported");
+    assert_eq!(kind("xqf-wrong-keys.xqf"), "bad_keys");
+    assert_eq!(kind("xqf-offset-outside.xqf"), "bad_offset");
+    assert_eq!(kind("pgn-unclosed-comment.pgn"), "syntax");
+    assert_eq!(kind("pgn-unclosed-variation.pgn"), "syntax");
+    assert_eq!(kind("pgn-stray-parenthesis.pgn"), "syntax");
+    assert_eq!(kind("pgn-illegal-move.pgn"), "illegal");
+    assert_eq!(kind("pgn-ambiguous-move.pgn"), "ambiguous");
+    assert_eq!(kind("pgn-unknown-encoding.pgn"), "unreadable");
+    insta::assert_snapshot!("bad_records", failures(&rows));
+}
+
+#[test]
+fn bad_fens_say_what_is_wrong() {
+    let fens = std::fs::read_to_string("fixtures/bad/fens.fen").unwrap();
+    let mut said = String::new();
+    for fen in fens
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let run = xq(&["fen", fen]);
+        assert_eq!(run.code, 1, "{fen}");
+        said.push_str(&run.stderr);
+        said.push('\n');
+    }
+    insta::assert_snapshot!("bad_fens", said);
+}
+
+#[test]
+fn an_unknown_encoding_name_is_a_usage_error() {
+    let run = xq(&[
+        "validate",
+        "fixtures/bad/pgn-unknown-encoding.pgn",
+        "--encoding",
+        "koi8-r",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("possible values: utf-8, utf-16le, utf-16be, gbk, big5"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn garbage_and_deep_nesting_fail_fast_and_typed() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 100 MB of pseudo-random bytes (no line breaks: one long line of nonsense).
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let garbage: Vec<u8> = (0..100 << 20)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            match (state >> 24) as u8 {
+                b'\n' | b'\r' => b' ',
+                b => b,
+            }
+        })
+        .collect();
+    let path = tmp.path().join("garbage.pgn");
+    std::fs::write(&path, &garbage).unwrap();
+    let started = std::time::Instant::now();
+    let run = xq(&[
+        "validate",
+        path.to_str().unwrap(),
+        "-q",
+        "--report",
+        "jsonl",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let rows = jsonl(&run);
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["ok"] == false));
+    assert!(
+        started.elapsed().as_secs() < 120,
+        "linear time: {:?}",
+        started.elapsed()
+    );
+    // 100,000 nested variations.
+    let deep = format!(
+        "1. 炮二平五 {}{} *\n",
+        "( 1. 炮二平六 ".repeat(100_000),
+        ") ".repeat(100_000)
+    );
+    let path = tmp.path().join("deep.pgn");
+    std::fs::write(&path, deep).unwrap();
+    let rows = jsonl(&xq(&[
+        "validate",
+        path.to_str().unwrap(),
+        "-q",
+        "--report",
+        "jsonl",
+    ]));
+    assert_eq!(rows[0]["error"]["kind"], "too_deep");
+    insta::assert_snapshot!("too_deep", rows[0]["error"]["message"].as_str().unwrap());
+}
+
+#[test]
+fn a_directory_of_good_and_bad_files_is_checked_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    for f in [
+        "bad/xqf-truncated.xqf",
+        "bad/pgn-unclosed-comment.pgn",
+        "records/ours/variations.pgn",
+        "records/ours/variations-v18.xqf",
+        "records/wukong/hu-ronghua-uci-5.pgn",
+    ] {
+        let from = std::path::Path::new("fixtures").join(f);
+        std::fs::copy(&from, tmp.path().join(from.file_name().unwrap())).unwrap();
+    }
+    let rows = jsonl(&xq(&[
+        "validate",
+        tmp.path().to_str().unwrap(),
+        "-q",
+        "--report",
+        "jsonl",
+    ]));
+    let ok = rows.iter().filter(|r| r["ok"] == true).count();
+    let bad = rows.iter().filter(|r| r["ok"] == false).count();
+    assert_eq!((ok, bad), (1 + 1 + 5, 2));
+}
+
+#[test]
+fn an_interrupted_conversion_is_simply_run_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out_s = out.to_str().unwrap();
+    // The first run was stopped after one file: only its output is there.
+    let first = xq(&[
+        "convert",
+        "fixtures/records/ours/variations.pgn",
+        "--to",
+        "json",
+        "--out",
+        &format!("{out_s}/"),
+    ]);
+    assert_eq!(first.code, 0, "{}", first.stdout);
+    let again = xq(&[
+        "convert",
+        "fixtures/records/ours",
+        "--to",
+        "json",
+        "--out",
+        out_s,
+        "--skip-existing",
+    ]);
+    assert!(
+        again
+            .stdout
+            .contains("variations.json: exists, kept (--skip-existing)"),
+        "{}",
+        again.stdout
+    );
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.contains("xq-tmp")),
+        "no temporary file left: {names:?}"
+    );
+    assert!(names.len() >= 7, "{names:?}");
+}
+
+#[test]
+fn what_the_fuzzers_found_stays_fixed() {
+    // A DhtmlXQ field holding line breaks became a PGN tag spanning lines: now written on one.
+    let tmp = tempfile::tempdir().unwrap();
+    let pgn = tmp.path().join("newline.pgn");
+    let run = xq(&[
+        "convert",
+        "fixtures/bad/fuzz/dhtmlxq-newline-in-field.ubb",
+        "--to",
+        "pgn",
+        "--out",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("line breaks in tag values"),
+        "{}",
+        run.stdout
+    );
+    let back = jsonl(&xq(&[
+        "validate",
+        pgn.to_str().unwrap(),
+        "-q",
+        "--report",
+        "jsonl",
+    ]));
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0]["ok"], true);
+    // A CBF <Move> whose tag never closes: a typed error, not a slice out of bounds.
+    let run = xq(&[
+        "validate",
+        "fixtures/bad/fuzz/cbf-move-without-close.json",
+        "-q",
+        "--report",
+        "jsonl",
+        "--from",
+        "cbf",
+    ]);
+    assert_ne!(run.code, 101, "no panic: {}", run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
