@@ -35,9 +35,12 @@ seed() {
 run() {
   local t=$1
   seed "$t"
+  # -fork with -ignore_*: a crash is recorded and the run goes on for the whole time.
   cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+    -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     > "logs/$t.log" 2>&1 && echo "$t: done" || echo "$t: FAILED (see fuzz/logs/$t.log)"
-  grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units' "logs/$t.log" | tail -1 || true
+  grep -a -E 'DONE|Done' "logs/$t.log" | tail -1 || true
+  ls "artifacts/$t" 2>/dev/null | sed "s/^/  found: /" || true
 }
 
 mkdir -p logs

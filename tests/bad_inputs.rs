@@ -250,3 +250,36 @@ fn what_the_fuzzers_found_stays_fixed() {
     assert_ne!(run.code, 101, "no panic: {}", run.stderr);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 }
+
+/// The fuzzers' round-trip findings: every game of these files that replays still replays after
+/// being written as PGN and read back (a Result tag that is no result, NUL padding in strings).
+#[test]
+fn games_that_replay_still_replay_after_a_pgn_round_trip() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in [
+        "pgn-result-tag-not-a-result.pgn",
+        "xqf-nul-in-strings.xqf",
+        "dhtmlxq-nul-in-fields.ubb",
+    ] {
+        let input = format!("fixtures/bad/fuzz/{name}");
+        let ok = |path: &str| {
+            jsonl(&xq(&["validate", path, "-q", "--report", "jsonl"]))
+                .iter()
+                .filter(|r| r["ok"] == true)
+                .count()
+        };
+        let out = tmp.path().join(format!("{name}.pgn"));
+        let run = xq(&[
+            "convert",
+            &input,
+            "--to",
+            "pgn",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stdout);
+        let before = ok(&input);
+        assert!(before > 0, "{name}");
+        assert_eq!(ok(out.to_str().unwrap()), before, "{name}");
+    }
+}

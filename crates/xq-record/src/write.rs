@@ -11,7 +11,7 @@ use xq_notation::{Notation, write as write_move};
 
 use crate::{
     encoding::{Encoding, encode},
-    game::{Game, Node},
+    game::{Game, Node, Outcome},
     replay::start_position,
 };
 
@@ -46,7 +46,25 @@ pub fn play(pos: &mut Option<Position>, node: &Node) {
 }
 
 fn comment(text: &str) -> String {
-    format!("{{{}}}", text.replace('}', ")"))
+    format!("{{{}}}", printable(text).replace('}', ")"))
+}
+
+/// `text` without control characters (NUL padding and the like), line breaks and tabs kept.
+fn printable(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !c.is_control() || matches!(c, '\n' | '\t' | '\r'))
+        .collect()
+}
+
+fn has_control(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+}
+
+/// Whether any node of the tree satisfies `test`.
+fn any_node(line: &[Node], test: &dyn Fn(&Node) -> bool) -> bool {
+    line.iter()
+        .any(|n| test(n) || n.variations.iter().any(|v| any_node(v, test)))
 }
 
 /// Options for PGN.
@@ -75,6 +93,17 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
         out.push('\n');
     }
     let mut dropped = Vec::new();
+    let controls = |g: &Game| {
+        g.tags.iter().any(|(_, v)| has_control(v))
+            || g.comment.as_deref().is_some_and(has_control)
+            || any_node(&g.moves, &|n: &Node| {
+                n.comment.as_deref().is_some_and(has_control)
+                    || n.before.as_deref().is_some_and(has_control)
+            })
+    };
+    if games.iter().any(controls) {
+        dropped.push("control characters in tags and comments".to_owned());
+    }
     if games
         .iter()
         .any(|g| g.tags.iter().any(|(_, v)| v.contains(['\r', '\n'])))
@@ -104,7 +133,8 @@ pub fn pgn_game(game: &Game, notation: Notation) -> String {
     let mut out = String::new();
     // A tag is one line: line breaks in a value become spaces (said by write_pgn).
     let quote = |v: &str| {
-        v.replace(['\r', '\n'], " ")
+        printable(v)
+            .replace(['\r', '\n'], " ")
             .replace('\\', "\\\\")
             .replace('"', "\\\"")
     };
@@ -158,7 +188,8 @@ pub fn pgn_game(game: &Game, notation: Notation) -> String {
     if !line.trim().is_empty() {
         out.push(' ');
     }
-    out.push_str(game.tag("Result").unwrap_or("*"));
+    // Only a result token ends the movetext (a Result tag holding anything else stays a tag).
+    out.push_str(game.outcome().map_or("*", Outcome::pgn));
     out.push('\n');
     out
 }
