@@ -36,7 +36,10 @@ run() {
   local t=$1
   seed "$t"
   # -fork with -ignore_*: a crash is recorded and the run goes on for the whole time.
-  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+  # The judge searches for every move (bounded by its node budgets): give it more time per input.
+  local timeout=10
+  [ "$t" = judge ] && timeout=60
+  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb=2048 -max_len=262144 \
     -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     > "logs/$t.log" 2>&1 && echo "$t: done" || echo "$t: FAILED (see fuzz/logs/$t.log)"
   grep -a -E 'DONE|Done' "logs/$t.log" | tail -1 || true

@@ -258,6 +258,8 @@ fn games_that_replay_still_replay_after_a_pgn_round_trip() {
     let tmp = tempfile::tempdir().unwrap();
     for name in [
         "pgn-result-tag-not-a-result.pgn",
+        "pgn-nul-in-tag-name.pgn",
+        "pgn-quote-in-tag-name.pgn",
         "xqf-nul-in-strings.xqf",
         "dhtmlxq-nul-in-fields.ubb",
     ] {
@@ -277,7 +279,8 @@ fn games_that_replay_still_replay_after_a_pgn_round_trip() {
             "--out",
             out.to_str().unwrap(),
         ]);
-        assert_eq!(run.code, 0, "{name}: {}", run.stdout);
+        // 1 when some game of the file cannot be read at all (it is said, and not written).
+        assert!(matches!(run.code, 0 | 1), "{name}: {}", run.stdout);
         let before = ok(&input);
         assert!(before > 0, "{name}");
         assert_eq!(ok(out.to_str().unwrap()), before, "{name}");

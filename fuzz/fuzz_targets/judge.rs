@@ -9,7 +9,7 @@ use xq_core::Position;
 fuzz_target!(|data: &[u8]| {
     let mut pos = Position::new();
     let mut moves = Vec::new();
-    for &b in data.iter().take(80) {
+    for &b in data.iter().take(40) {
         let legal = pos.legal_moves();
         if legal.is_empty() {
             break;

@@ -61,6 +61,13 @@ fn has_control(text: &str) -> bool {
         .any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
 }
 
+/// A tag's name as PGN can hold it: no spaces, quotes, brackets or control characters.
+fn tag_name(name: &str) -> String {
+    name.chars()
+        .filter(|&c| !c.is_control() && !c.is_whitespace() && !matches!(c, '"' | '[' | ']'))
+        .collect()
+}
+
 /// Whether any node of the tree satisfies `test`.
 fn any_node(line: &[Node], test: &dyn Fn(&Node) -> bool) -> bool {
     line.iter()
@@ -101,6 +108,12 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
                     || n.before.as_deref().is_some_and(has_control)
             })
     };
+    if games.iter().any(|g| g.tags.iter().any(|(k, _)| tag_name(k) != *k)) {
+        dropped.push(
+            "spaces, quotes, brackets and control characters in tag names (a tag without a name is left out)"
+                .to_owned(),
+        );
+    }
     if games.iter().any(controls) {
         dropped.push("control characters in tags and comments".to_owned());
     }
@@ -142,7 +155,10 @@ pub fn pgn_game(game: &Game, notation: Notation) -> String {
         out.push_str("[Game \"Chinese Chess\"]\n");
     }
     for (k, v) in &game.tags {
-        let _ = writeln!(out, "[{k} \"{}\"]", quote(v));
+        let name = tag_name(k);
+        if !name.is_empty() {
+            let _ = writeln!(out, "[{name} \"{}\"]", quote(v));
+        }
     }
     if game.tag("Result").is_none() {
         out.push_str("[Result \"*\"]\n");
