@@ -108,7 +108,10 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
                     || n.before.as_deref().is_some_and(has_control)
             })
     };
-    if games.iter().any(|g| g.tags.iter().any(|(k, _)| tag_name(k) != *k)) {
+    if games
+        .iter()
+        .any(|g| g.tags.iter().any(|(k, _)| tag_name(k) != *k))
+    {
         dropped.push(
             "spaces, quotes, brackets and control characters in tag names (a tag without a name is left out)"
                 .to_owned(),
