@@ -273,6 +273,14 @@ fn html(j: &Judgement, r: &Report, start: &xq_core::Position, lang: Lang) -> Str
     } else {
         format!("{verdict} ({})", r.clause)
     };
+    let pattern_words = |side: &SideJson| {
+        let allowed = if side.forbidden {
+            pick("禁止着法", "forbidden")
+        } else {
+            pick("允许着法", "allowed")
+        };
+        format!("{} ({allowed})", side.pattern)
+    };
     let mut notes = vec![r.end.explanation.clone()];
     if let Some(o) = &r.opening {
         notes.push(o.explanation.clone());
@@ -287,30 +295,8 @@ fn html(j: &Judgement, r: &Report, start: &xq_core::Position, lang: Lang) -> Str
         start: first,
         moves,
         patterns: vec![
-            (
-                pick("红方", "Red"),
-                format!(
-                    "{} ({})",
-                    r.sides.red.pattern,
-                    if r.sides.red.forbidden {
-                        pick("禁止着法", "forbidden")
-                    } else {
-                        pick("允许着法", "allowed")
-                    }
-                ),
-            ),
-            (
-                pick("黑方", "Black"),
-                format!(
-                    "{} ({})",
-                    r.sides.black.pattern,
-                    if r.sides.black.forbidden {
-                        pick("禁止着法", "forbidden")
-                    } else {
-                        pick("允许着法", "allowed")
-                    }
-                ),
-            ),
+            (pick("红方", "Red"), pattern_words(&r.sides.red)),
+            (pick("黑方", "Black"), pattern_words(&r.sides.black)),
         ],
         ruling,
         explanation: r.explanation.clone(),
