@@ -19,10 +19,13 @@ pub mod search;
 pub mod threats;
 
 pub use crate::{
-    classify::{Classified, Effort, Reason, classify, classify_line},
+    classify::{
+        Chase, Classified, Effort, IdleReason, Protection, Reason, classify, classify_line,
+    },
     explain::{Lang, explain},
-    judge::{JudgeOptions, Judgement, judge},
+    judge::{JudgeOptions, JudgedMove, Judgement, Sides, judge},
+    limit::{LimitOptions, LimitReport},
     nature::Nature,
     profile::Profile,
-    ruling::Verdict,
+    ruling::{Pattern, Ruling, Verdict},
 };
