@@ -2,7 +2,7 @@
 
 use xq_core::{Color, Piece, Position, Role, Square};
 
-use crate::classify::{Chase, Classified, IdleReason, Protection, Reason};
+use crate::facts::{Chase, Classified, IdleReason, Protection, Reason};
 
 /// The language of explanations.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

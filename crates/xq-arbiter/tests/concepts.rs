@@ -7,7 +7,8 @@ use xq_arbiter::{
     classify::{IdleReason, Protection},
     classify_line, judge,
     limit::{CapApplies, LimitOptions},
-    ruling::{Pattern, rule},
+    pattern::Pattern,
+    ruling::rule,
 };
 use xq_core::{Move, Position};
 
