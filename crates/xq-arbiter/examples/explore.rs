@@ -41,7 +41,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args[0] == "--fen" {
         // --fen FEN MOVE...: the FEN after the moves.
-        let mut pos = Position::from_fen(&args[1]).unwrap();
+        let mut pos = Position::from_fen_lenient(&args[1]).unwrap();
         for token in &args[2..] {
             pos = pos.play(token.parse().unwrap()).unwrap();
         }
@@ -50,7 +50,7 @@ fn main() {
     }
     if args[0] == "--reps" {
         // --reps FEN MOVE...: which positions of the line repeat.
-        let mut pos = Position::from_fen(&args[1]).unwrap();
+        let mut pos = Position::from_fen_lenient(&args[1]).unwrap();
         let mut seen = vec![pos.clone()];
         for token in &args[2..] {
             pos = pos.play(token.parse().unwrap()).unwrap();
@@ -67,7 +67,7 @@ fn main() {
     }
     if args[0] == "--mate" {
         // --mate FEN CHECKS: a mate forced by checks.
-        let mut pos = Position::from_fen(&args[1]).unwrap();
+        let mut pos = Position::from_fen_lenient(&args[1]).unwrap();
         let n: u32 = args[2].parse().unwrap();
         let mut budget = Budget::new(50_000_000);
         let line = mate_by_checks(&mut pos, n, &mut budget);
@@ -76,7 +76,7 @@ fn main() {
     }
     if args[0] == "--line" {
         // --line FEN MOVE: the material line starting with MOVE.
-        let mut pos = Position::from_fen(&args[1]).unwrap();
+        let mut pos = Position::from_fen_lenient(&args[1]).unwrap();
         let m: xq_core::Move = args[2].parse().unwrap();
         let mut budget = Budget::new(500_000);
         let line = line_after(&mut pos, m, &Limits::default(), &mut budget);
@@ -94,7 +94,7 @@ fn main() {
         println!("recaptures only: {} {:?}", line.value, line.moves);
         return;
     }
-    let mut pos = Position::from_fen(&args[0]).unwrap();
+    let mut pos = Position::from_fen_lenient(&args[0]).unwrap();
     for token in &args[1..] {
         let m: xq_core::Move = token.parse().unwrap();
         println!("== {} {}  (before: {:?})", pos.turn(), m, threats(&pos));

@@ -134,7 +134,7 @@ fn chase_facts(moves: &[&Classified]) -> ChaseFacts {
     let some_move = |test: &dyn Fn(&Chased) -> bool| per_move.iter().any(|m| m.iter().any(test));
     ChaseFacts {
         joint: some_move(&|c| !c.single),
-        under_protected: some_move(&|c| c.under_protected && !c.rook),
+        under_protected: some_move(&|c| c.under_protected),
         single_rook: every_move(&|c| c.rook && c.single),
         single_unprotected: every_move(&|c| c.unprotected && c.single),
         heavy_chases: every_move(&|c| c.rook || c.unprotected),

@@ -270,10 +270,17 @@ fn the_both_forbidden_table() {
         Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::BlackMustChange, "26.9.3"));
-    // ... but not when the joint side is not chasing perpetually (一将一捉, 参考图47).
+    // ... also when the joint side mixes in a check (一将一联合捉 is joint, 26.9 concept C) ...
     let r = rule(
         &pattern(&[loose(Red, false), loose(Red, false)]),
         &pattern(&[simple(Black, Nature::Check), rook(Black, true)]),
+        Profile::CXA2020,
+    );
+    assert_eq!((r.verdict, r.clause), (Verdict::RedMustChange, "26.9.3"));
+    // ... but not when its chases are single (一将一捉车 against 长捉无根子 is a draw, 参考图47).
+    let r = rule(
+        &pattern(&[loose(Red, false), loose(Red, false)]),
+        &pattern(&[simple(Black, Nature::Check), rook(Black, false)]),
         Profile::CXA2020,
     );
     assert_eq!((r.verdict, r.clause), (Verdict::Draw, "26.9.4"));
@@ -362,4 +369,46 @@ fn uncovering_a_protected_rook_contact_is_an_exchange_offer() {
     assert_eq!(n, Nature::Exchange);
     assert!(matches!(r, Reason::Exchange { piece, partner }
         if piece == "a5".parse().unwrap() && partner == "i5".parse().unwrap()));
+}
+
+#[test]
+fn single_against_joint_when_the_joint_side_mixes_in_a_mate_threat() {
+    // 26.9.2: Red chases a rook with a single piece on every move — one move also makes an
+    // incidental joint threat — and Black's forbidden pattern is one joint chase and one mate
+    // threat (一联合捉一杀): Black counts as the joint side, Red must change.
+    use xq_core::Color::{Black, Red};
+    let red_moves = [
+        chase_move(Red, 'r', Protection::OutweighsAttacker, false),
+        {
+            let mut c = chase_move(Red, 'r', Protection::OutweighsAttacker, false);
+            if let Reason::Chase { chases } = &mut c.reason {
+                let mut joint = chases[0].clone();
+                joint.target = xq_core::Square::A5;
+                joint.target_piece = 'n';
+                joint.protection = Protection::Unprotected;
+                joint.joint = true;
+                chases.push(joint);
+            }
+            c
+        },
+    ];
+    let black_moves = [
+        chase_move(Black, 'R', Protection::OutweighsAttacker, true),
+        simple(Black, Nature::MateThreat),
+    ];
+    let red = Pattern::of(
+        &red_moves.iter().collect::<Vec<_>>(),
+        Profile::CXA2020,
+        Default::default(),
+    );
+    let black = Pattern::of(
+        &black_moves.iter().collect::<Vec<_>>(),
+        Profile::CXA2020,
+        Default::default(),
+    );
+    let ruling = rule(&red, &black, Profile::CXA2020);
+    assert_eq!(
+        (ruling.verdict, ruling.clause),
+        (Verdict::RedMustChange, "26.9.2")
+    );
 }

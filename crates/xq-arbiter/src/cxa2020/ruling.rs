@@ -89,17 +89,19 @@ pub(crate) fn rule(red: &Pattern, black: &Pattern) -> Ruling {
 /// The both-forbidden table (26.9).
 fn both_forbidden(red: &Pattern, black: &Pattern) -> Ruling {
     // Each rule names the side that must change when it applies.
-    // 单方长捉车而对方联合捉, 单方长捉无根子而对方联合捉: the other side chases perpetually too,
-    // and jointly.
+    // 单方长捉车而对方联合捉, 单方长捉无根子而对方联合捉 (26.9.2, 26.9.3): one side's pattern is
+    // 长捉 by a single piece on every move; the other side's forbidden pattern chases jointly
+    // somewhere (mixed with 将 or 杀 too: 一联合捉一杀). A single chaser's incidental joint
+    // threats do not make it the joint side.
     let single_vs_joint = |me: &Pattern, other: &Pattern| {
-        let other_joint = other.chases.joint && other.all(Nature::Chase);
-        if me.chases.single_rook && other_joint && !me.chases.joint {
+        let other_joint = other.forbidden && other.chases.joint && !single(other);
+        if me.all(Nature::Chase) && me.chases.single_rook && other_joint {
             Some((
                 "26.9.2",
                 "单子长捉车，对方联合捉",
                 "a single piece chases a rook, the other side chases jointly",
             ))
-        } else if me.chases.single_unprotected && other_joint && !me.chases.joint {
+        } else if me.all(Nature::Chase) && me.chases.single_unprotected && other_joint {
             Some((
                 "26.9.3",
                 "单子长捉无根子，对方联合捉",
@@ -166,4 +168,10 @@ fn heavy(p: &Pattern) -> bool {
         && !p.perpetual_check()
         && (!has(Nature::Chase) || p.chases.heavy_chases)
         && (has(Nature::MateThreat) || has(Nature::Chase))
+}
+
+/// 长捉 by a single piece (26.9.2, 26.9.3): every move chases, and every one chases a rook, or
+/// every one an unprotected piece, with a single piece.
+fn single(p: &Pattern) -> bool {
+    p.all(Nature::Chase) && (p.chases.single_rook || p.chases.single_unprotected)
 }
