@@ -10,8 +10,8 @@
 //! the full-width space; a byte-order mark and CRLF are fine.
 //!
 //! # Writing
-//! See [`write_pgn`]: UTF-8 or GBK, moves in Chinese, traditional Chinese, WXF or ICCS, comments and
-//! variations kept.
+//! See [`write_pgn`](crate::write::write_pgn): UTF-8 or GBK, moves in Chinese, traditional
+//! Chinese, WXF or ICCS, comments and variations kept.
 
 use crate::{
     error::{ReadError, ReadErrorKind},
