@@ -83,8 +83,12 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
                 break;
             }
             Err(err) => {
+                let detail = match &err {
+                    NotationError::Syntax(e) => format!("\n{}", super::indent(&e.render(), "  ")),
+                    other => format!(": {other}"),
+                };
                 return Err(CliError::Invalid(format!(
-                    "ply {ply} ({} to move): `{token}` is not a move here: {err}\n  position: {}",
+                    "ply {ply} ({} to move): `{token}` is not a move here{detail}\n  position: {}",
                     pos.turn(),
                     pos.fen()
                 )));
