@@ -209,7 +209,7 @@ impl LimitAudit {
 }
 
 /// The audit's conclusion in words.
-pub fn conclusion(a: &Audit, lang: Lang) -> String {
+fn conclusion(a: &Audit, lang: Lang) -> String {
     let who = side_words(a.claimant, lang);
     match (a.verdict, lang) {
         (AuditVerdict::DrawFrom { ply, round }, Lang::Chinese) => {

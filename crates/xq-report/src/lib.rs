@@ -41,7 +41,7 @@ mod text;
 pub use xq_arbiter::Lang;
 
 pub use crate::{
-    audit::{LimitAudit, conclusion},
+    audit::LimitAudit,
     line::Line,
     ruling::{CycleFacts, RecordFacts, Report, ReportMove, SidePattern, Words},
 };
