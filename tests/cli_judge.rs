@@ -120,3 +120,38 @@ fn the_asian_rules_profile() {
     let (text, _, _) = xq(&["judge", file, "--rules", "axf", "--lang", "en"]);
     insta::assert_snapshot!("judge_axf_text_en", text);
 }
+
+/// `xq judge` prints exactly what the report library renders (the Python package renders the
+/// same), in every format.
+#[test]
+fn the_cli_prints_the_library_report() {
+    use xq_arbiter::{JudgeOptions, Lang};
+    use xq_notation::{Mode, Reader};
+    use xq_report::{Line, Report};
+
+    let fen = "1r2kab1r/2c1a4/n1c1b1n2/4p2N1/p1p6/1C4P2/P1P1P4/2N1B3C/4A4/1RBAK2R1 w - - 0 1";
+    let moves = "马二退一 车9平8 马一进二 车8平9";
+    let start = xq_core::Position::from_fen(fen).unwrap();
+    let mut pos = start.clone();
+    let mut reader = Reader::new(Mode::Lenient);
+    let line: Vec<_> = moves
+        .split(' ')
+        .map(|t| {
+            let m = reader.read(t, &pos).unwrap();
+            pos.play_unchecked(m);
+            m
+        })
+        .collect();
+    let report = Report::judge(&Line::new(start, line), JudgeOptions::default());
+    for (format, lang, expected) in [
+        ("json", "en", report.to_json(Lang::English).unwrap() + "\n"),
+        ("text", "zh", report.to_text(Lang::Chinese)),
+        ("html", "en", report.to_html(Lang::English)),
+    ] {
+        let (stdout, stderr, code) = xq(&[
+            "judge", "--fen", fen, "--moves", moves, "--format", format, "--lang", lang,
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(stdout, expected, "{format}");
+    }
+}

@@ -9,6 +9,8 @@
 //! | 2 | usage error: unknown command or option, bad option value |
 //! | 3 | input/output error: a file that cannot be read or written |
 
+#![warn(missing_docs)]
+
 mod args;
 mod commands;
 mod error;

@@ -22,6 +22,7 @@
 mod attacks;
 mod bitboard;
 mod board;
+pub mod caret;
 mod color;
 pub mod diagram;
 pub mod fen;

@@ -22,6 +22,7 @@
 
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
+mod files;
 mod grammar;
 mod resolve;
 mod syntax;

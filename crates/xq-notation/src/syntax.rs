@@ -216,15 +216,7 @@ impl SyntaxError {
     /// The token and, under it, a caret line pointing at the problem. Columns are counted in
     /// terminal cells, so the carets line up under double-width Chinese characters.
     pub fn render(&self) -> String {
-        let lead = unicode_width::UnicodeWidthStr::width(&self.text[..self.span.start]);
-        let width = unicode_width::UnicodeWidthStr::width(&self.text[self.span.clone()]).max(1);
-        format!(
-            "{}\n{}{} {}",
-            self.text,
-            " ".repeat(lead),
-            "^".repeat(width),
-            self.what()
-        )
+        xq_core::caret::Snippet::new(&self.text, self.span.clone()).render(&self.what())
     }
 
     fn what(&self) -> String {

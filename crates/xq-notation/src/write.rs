@@ -5,7 +5,7 @@
 
 use xq_core::{Color, File, Move, Position, Role};
 
-use crate::resolve::{Points, doubled_files, on_file};
+use crate::files::{Points, doubled_files, on_file};
 
 /// Simplified or traditional characters.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]

@@ -10,8 +10,8 @@
 //! the full-width space; a byte-order mark and CRLF are fine.
 //!
 //! # Writing
-//! See [`write_pgn`]: UTF-8 or GBK, moves in Chinese, traditional Chinese, WXF or ICCS, comments and
-//! variations kept.
+//! See [`write_pgn`](crate::write::write_pgn): UTF-8 or GBK, moves in Chinese, traditional
+//! Chinese, WXF or ICCS, comments and variations kept.
 
 use crate::{
     error::{ReadError, ReadErrorKind},
@@ -120,8 +120,13 @@ impl<'a> PgnReader<'a> {
     }
 
     fn error(&self, kind: ReadErrorKind, message: impl Into<String>) -> ReadError {
+        self.error_at(self.pos, kind, message)
+    }
+
+    /// An error at byte `at` of the text (the character it is about), on the current line.
+    fn error_at(&self, at: usize, kind: ReadErrorKind, message: impl Into<String>) -> ReadError {
         ReadError::new(kind, message)
-            .at(self.pos)
+            .at(at)
             .on_line(self.line)
             .in_game(self.game)
     }
@@ -139,6 +144,7 @@ impl<'a> PgnReader<'a> {
         let after = &line[name_len..];
         let value = match after.find('"') {
             Some(q) => {
+                let quote = self.pos + name_len + q;
                 let body = &after[q + 1..];
                 let mut value = String::new();
                 let mut chars = body.chars();
@@ -162,7 +168,7 @@ impl<'a> PgnReader<'a> {
                         ReadErrorKind::Syntax,
                         format!("the value of tag [{name} …] has no closing quote; write it as [{name} \"value\"]"),
                     )
-                    .at(self.pos)
+                    .at(quote)
                     .on_line(start_line)
                     .in_game(self.game));
                 }
@@ -237,7 +243,7 @@ impl<'a> PgnReader<'a> {
             match c {
                 '[' if self.text[..self.pos].ends_with('\n') || self.pos == 0 => break,
                 '{' => {
-                    let start_line = self.line;
+                    let (start, start_line) = (self.pos, self.line);
                     self.bump();
                     let rest = self.rest();
                     let Some(end) = rest.find('}') else {
@@ -245,7 +251,7 @@ impl<'a> PgnReader<'a> {
                             ReadErrorKind::Syntax,
                             "a comment opened with { is never closed with }; close it or remove the {",
                         )
-                        .at(self.pos)
+                        .at(start)
                         .on_line(start_line)
                         .in_game(self.game));
                     };
@@ -261,16 +267,19 @@ impl<'a> PgnReader<'a> {
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
                 '(' => {
-                    opened.push((self.pos, self.line));
+                    let start = self.pos;
+                    opened.push((start, self.line));
                     self.bump();
                     if stack.last().is_some_and(Vec::is_empty) {
-                        return Err(self.error(
+                        return Err(self.error_at(
+                            start,
                             ReadErrorKind::Syntax,
                             "a variation ( … ) before any move: a variation replaces the move before it",
                         ));
                     }
                     if stack.len() > MAX_DEPTH {
-                        return Err(self.error(
+                        return Err(self.error_at(
+                            start,
                             ReadErrorKind::TooDeep,
                             format!("variations nested deeper than {MAX_DEPTH} levels"),
                         ));
@@ -278,9 +287,11 @@ impl<'a> PgnReader<'a> {
                     stack.push(Vec::new());
                 }
                 ')' => {
+                    let start = self.pos;
                     self.bump();
                     if stack.len() < 2 {
-                        return Err(self.error(
+                        return Err(self.error_at(
+                            start,
                             ReadErrorKind::Syntax,
                             "a ) closes no variation: remove it or add the (",
                         ));
@@ -292,7 +303,7 @@ impl<'a> PgnReader<'a> {
                     }
                 }
                 _ => {
-                    let line = self.line;
+                    let (start, line) = (self.pos, self.line);
                     let token = self.read_token();
                     if token.is_empty() {
                         // A delimiter the token reader does not take: skip it.
@@ -301,7 +312,8 @@ impl<'a> PgnReader<'a> {
                     }
                     if let Some(result) = result_token(token) {
                         if stack.len() > 1 {
-                            return Err(self.error(
+                            return Err(self.error_at(
+                                start,
                                 ReadErrorKind::Syntax,
                                 format!("the result {result} stands inside a variation: close every ( with ) first"),
                             ));
@@ -550,8 +562,15 @@ mod tests {
             .unwrap_err();
         assert_eq!(unclosed.kind, ReadErrorKind::Syntax);
         assert_eq!(unclosed.line, Some(2));
+        // Every place is the character the error is about.
+        assert_eq!(unclosed.offset, Some("[Event \"x\"]\n1. h2e2 ".len()));
         let paren = read("1. h2e2 ) h9g7 *").remove(0).unwrap_err();
         assert_eq!(paren.kind, ReadErrorKind::Syntax);
+        assert_eq!(paren.offset, Some(8));
+        let result = read("1. h2e2 (h0g2 *").remove(0).unwrap_err();
+        assert_eq!(result.offset, Some(14));
+        let quote = read("[Event \"x]\n1. h2e2 *").remove(0).unwrap_err();
+        assert_eq!(quote.offset, Some(7));
         let open = read("1. h2e2 ( h0g2").remove(0).unwrap_err();
         assert!(open.message.contains("never closed"));
         let deep = read(&format!("1. h2e2 {} *", "(h0g2 ".repeat(1000)))

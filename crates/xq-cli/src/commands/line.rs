@@ -4,13 +4,10 @@
 
 use std::path::PathBuf;
 
-use xq_arbiter::procedure::{Decision, SelfKill};
-use xq_core::{IllegalMove, Move, Position};
+use xq_arbiter::procedure::SelfKill;
+use xq_core::IllegalMove;
 use xq_notation::{Mode, NotationError, Reader, ResolveError};
-use xq_record::{
-    Outcome,
-    recover::{Recovered, recover},
-};
+use xq_report::Line;
 
 use crate::{CliError, args::InputArgs};
 
@@ -21,18 +18,6 @@ pub(crate) struct Source<'a> {
     pub(crate) fen: Option<&'a str>,
     pub(crate) moves: Option<&'a str>,
     pub(crate) input: &'a InputArgs,
-}
-
-/// A line to judge or audit.
-pub(crate) struct Line {
-    pub(crate) start: Position,
-    pub(crate) moves: Vec<Move>,
-    /// What reading the record found (files only).
-    pub(crate) record: Option<Recovered>,
-    /// The record's result (files only).
-    pub(crate) result: Option<Decision>,
-    /// A move that left its own king in check or the kings facing: the line stops before it.
-    pub(crate) self_kill: Option<SelfKill>,
 }
 
 /// Reads the line. A record that cannot be read at all, a FEN that is not a position, or a move
@@ -47,39 +32,13 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
                 ));
             }
             let game = super::show::read_game(path, src.game, src.input.options())?;
-            let recovered = recover(&game, &mut reader)
-                .map_err(|why| CliError::Invalid(format!("{}: {why}", path.display())))?;
-            let self_kill = recovered.self_kill.as_ref().map(|k| SelfKill {
-                ply: k.ply,
-                m: k.m,
-                side: if k.ply % 2 == 1 {
-                    recovered.start.turn()
-                } else {
-                    recovered.start.turn().other()
-                },
-                kings_facing: k.kings_facing,
-            });
-            let result = game.outcome().and_then(|o| match o {
-                Outcome::RedWins => Some(Decision::RedWins),
-                Outcome::BlackWins => Some(Decision::BlackWins),
-                Outcome::Draw => Some(Decision::Draw),
-                Outcome::Unknown => None,
-            });
-            Line {
-                start: recovered.start.clone(),
-                moves: recovered.moves.clone(),
-                record: Some(recovered),
-                result,
-                self_kill,
-            }
+            Line::from_game(&game, &mut reader)
+                .map_err(|why| CliError::Invalid(format!("{}: {why}", path.display())))?
         }
-        None => Line {
-            start: super::parse_fen(src.fen.unwrap_or(xq_core::START_FEN), true)?,
-            moves: Vec::new(),
-            record: None,
-            result: None,
-            self_kill: None,
-        },
+        None => Line::new(
+            super::parse_fen(src.fen.unwrap_or(xq_core::START_FEN), true)?,
+            Vec::new(),
+        ),
     };
     let tokens: Vec<&str> = src
         .moves
@@ -124,8 +83,12 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
                 break;
             }
             Err(err) => {
+                let detail = match &err {
+                    NotationError::Syntax(e) => format!("\n{}", super::indent(&e.render(), "  ")),
+                    other => format!(": {other}"),
+                };
                 return Err(CliError::Invalid(format!(
-                    "ply {ply} ({} to move): `{token}` is not a move here: {err}\n  position: {}",
+                    "ply {ply} ({} to move): `{token}` is not a move here{detail}\n  position: {}",
                     pos.turn(),
                     pos.fen()
                 )));

@@ -6,6 +6,7 @@ mod inputs;
 mod judge;
 mod limit;
 mod line;
+mod located;
 mod moves;
 mod notation;
 mod output;
@@ -52,15 +53,9 @@ pub(crate) fn parse_fen(text: &str, lenient: bool) -> Result<xq_core::Position, 
 pub(crate) fn describe_fen_error(text: &str, err: &xq_core::FenError) -> String {
     let mut message = String::from("invalid FEN\n");
     for problem in &err.syntax {
-        message.push_str(&format!("  {text}\n"));
-        let lead: String = text[..problem.span.start.min(text.len())]
-            .chars()
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        let width = text
-            .get(problem.span.clone())
-            .map_or(1, |s| s.chars().count().max(1));
-        message.push_str(&format!("  {lead}{} {problem}\n", "^".repeat(width)));
+        let snippet = xq_core::caret::Snippet::new(text, problem.span.clone());
+        message.push_str(&indent(&snippet.render(&problem.to_string()), "  "));
+        message.push('\n');
     }
     for problem in &err.position {
         message.push_str(&format!("  - {problem}\n"));
@@ -70,6 +65,14 @@ pub(crate) fn describe_fen_error(text: &str, err: &xq_core::FenError) -> String 
     }
     message.truncate(message.trim_end().len());
     message
+}
+
+/// `text` with `margin` before each line.
+pub(crate) fn indent(text: &str, margin: &str) -> String {
+    text.lines()
+        .map(|line| format!("{margin}{line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Move numbers (`1.`, `12...`) and results, skipped in move lists read from text.

@@ -68,7 +68,12 @@ pub(crate) fn read_game(
     for (i, item) in stream.enumerate() {
         count = i + 1;
         if i == index {
-            return item.map_err(|e| CliError::Invalid(format!("{}: {e}", path.display())));
+            return item.map_err(|e| {
+                let place = super::located::record_snippet(path, &e, options)
+                    .map(|s| format!("\n{s}"))
+                    .unwrap_or_default();
+                CliError::Invalid(format!("{}: {e}{place}", path.display()))
+            });
         }
     }
     Err(CliError::Invalid(format!(

@@ -1,0 +1,248 @@
+//! The 60-round audit (自然限着审核) an arbiter does by hand, ply by ply, for each claimant: as
+//! text, JSON (the contract of `xq limit --format json`) and CSV.
+
+use std::fmt::{self, Write as _};
+
+use serde::Serialize;
+use xq_arbiter::{
+    Lang,
+    limit::{Audit, AuditRow, AuditVerdict, CapApplies, LimitOptions, audit},
+};
+use xq_core::Color;
+use xq_notation::{ChineseStyle, Notation, write};
+
+use crate::{Line, json::pick, ruling::side_words};
+
+/// The 60-round audits of a line, one per claimant.
+#[derive(Clone, Debug)]
+pub struct LimitAudit {
+    /// One audit per claimant, in the order asked for.
+    pub audits: Vec<Audit>,
+    /// Each move of the line in Chinese notation (index `ply - 1`).
+    pub chinese: Vec<String>,
+}
+
+impl LimitAudit {
+    /// Audits `line` under `options` for each of `claimants`.
+    pub fn new(line: &Line, options: LimitOptions, claimants: &[Color]) -> LimitAudit {
+        let positions = line.positions();
+        LimitAudit {
+            audits: claimants
+                .iter()
+                .map(|&c| audit(&positions, &line.moves, options, c))
+                .collect(),
+            chinese: positions
+                .iter()
+                .zip(&line.moves)
+                .map(|(pos, &m)| write(pos, m, Notation::Chinese(ChineseStyle::default())))
+                .collect(),
+        }
+    }
+
+    fn chinese(&self, row: &AuditRow) -> &str {
+        self.chinese.get(row.ply - 1).map_or("", String::as_str)
+    }
+
+    /// The audits in JSON: `{"audits": [...]}`, each audit with its conclusion in words
+    /// (`explanation`) and every row with the move in Chinese (`chinese`); pretty-printed, no
+    /// final newline.
+    pub fn to_json(&self, lang: Lang) -> serde_json::Result<String> {
+        #[derive(Serialize)]
+        struct RowJson<'a> {
+            #[serde(flatten)]
+            row: &'a AuditRow,
+            chinese: &'a str,
+        }
+        #[derive(Serialize)]
+        struct AuditJson<'a> {
+            #[serde(flatten)]
+            audit: &'a Audit,
+            explanation: String,
+            rows: Vec<RowJson<'a>>,
+        }
+        let views: Vec<AuditJson<'_>> = self
+            .audits
+            .iter()
+            .map(|a| AuditJson {
+                audit: a,
+                explanation: conclusion(a, lang),
+                rows: a
+                    .rows
+                    .iter()
+                    .map(|row| RowJson {
+                        row,
+                        chinese: self.chinese(row),
+                    })
+                    .collect(),
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({ "audits": views }))
+    }
+
+    /// Every row of every audit as CSV, with a header line.
+    pub fn to_csv(&self) -> Result<String, csv::Error> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "claimant",
+            "ply",
+            "round",
+            "side",
+            "iccs",
+            "chinese",
+            "capture",
+            "check",
+            "check_number",
+            "counted",
+            "count",
+        ])?;
+        for a in &self.audits {
+            for row in &a.rows {
+                w.write_record([
+                    a.claimant.name(),
+                    &row.ply.to_string(),
+                    &row.round.to_string(),
+                    row.side.name(),
+                    &row.m.to_string(),
+                    self.chinese(row),
+                    &row.capture.to_string(),
+                    &row.check.to_string(),
+                    &row.check_number.map(|n| n.to_string()).unwrap_or_default(),
+                    &row.counted.to_string(),
+                    &row.count.to_string(),
+                ])?;
+            }
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| csv::Error::from(e.into_error()))?;
+        String::from_utf8(bytes)
+            .map_err(|e| csv::Error::from(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+    }
+
+    /// The audits as text tables, one after the other, each with its conclusion.
+    pub fn to_text(&self, lang: Lang) -> String {
+        let mut out = String::new();
+        for (i, a) in self.audits.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let _ = self.text(a, lang, &mut out);
+        }
+        out
+    }
+
+    fn text(&self, a: &Audit, lang: Lang, out: &mut String) -> fmt::Result {
+        let zh = lang == Lang::Chinese;
+        let cap_whose = match (a.cap_applies, zh) {
+            (CapApplies::Claimant, true) => "提和方",
+            (CapApplies::Both, true) => "双方",
+            (CapApplies::Claimant, false) => "the claimant's",
+            (CapApplies::Both, false) => "either side's",
+        };
+        let (who, rounds, plies, cap) = (
+            side_words(a.claimant, lang),
+            a.rounds,
+            2 * a.rounds,
+            a.check_cap,
+        );
+        if zh {
+            writeln!(
+                out,
+                "自然限着审核 · 提和方：{who} · {rounds}回合（{plies}着）未吃子 · {cap_whose}将军最多计{cap}着"
+            )?;
+            writeln!(
+                out,
+                "  着  回合  方    着法             吃子            将军            计数"
+            )?;
+        } else {
+            writeln!(
+                out,
+                "60-round audit · claimant: {who} · {rounds} rounds ({plies} plies) without a capture · {cap_whose} checks count up to {cap}"
+            )?;
+            writeln!(
+                out,
+                " ply round side   move             capture         check           count"
+            )?;
+        }
+        for row in &a.rows {
+            let mv = format!("{} {}", self.chinese(row), row.m);
+            let capture = match (row.capture, zh) {
+                (true, true) => "吃子，重新计数",
+                (true, false) => "capture: restart",
+                _ => "",
+            };
+            let check = match (row.check, row.check_number, zh) {
+                (true, Some(n), true) if n > a.check_cap => format!("第{n}次将军，不计"),
+                (true, Some(n), true) => format!("第{n}次将军"),
+                (true, None, true) => "将军".to_owned(),
+                (true, Some(n), false) if n > a.check_cap => format!("check {n}: void"),
+                (true, Some(n), false) => format!("check {n}"),
+                (true, None, false) => "check".to_owned(),
+                _ => String::new(),
+            };
+            let side = match (row.side, zh) {
+                (Color::Red, true) => "红",
+                (Color::Black, true) => "黑",
+                (c, false) => side_words(c, lang),
+            };
+            writeln!(
+                out,
+                "{:>4} {:>5}  {side:<5} {}{} {}{} {}{} {:>4}",
+                row.ply,
+                row.round,
+                mv,
+                pad(&mv, 16),
+                capture,
+                pad(capture, 15),
+                check,
+                pad(&check, 15),
+                row.count
+            )?;
+        }
+        writeln!(
+            out,
+            "{} {}",
+            pick(lang, "结论：", "Verdict:"),
+            conclusion(a, lang)
+        )
+    }
+}
+
+/// The audit's conclusion in words.
+fn conclusion(a: &Audit, lang: Lang) -> String {
+    let who = side_words(a.claimant, lang);
+    match (a.verdict, lang) {
+        (AuditVerdict::DrawFrom { ply, round }, Lang::Chinese) => {
+            format!("第{ply}着（第{round}回合）起达到自然限着，{who}可提和")
+        }
+        (AuditVerdict::DrawFrom { ply, round }, Lang::English) => format!(
+            "the limit is reached at ply {ply} (round {round}): {who} may claim a draw from there"
+        ),
+        (AuditVerdict::NotYet { counted, needed }, Lang::Chinese) => {
+            format!("未到自然限着：已计{counted}着，需{needed}着")
+        }
+        (AuditVerdict::NotYet { counted, needed }, Lang::English) => {
+            format!("not yet: {counted} of {needed} plies counted")
+        }
+        (AuditVerdict::EndedOnBoard { winner, stalemate }, Lang::Chinese) => format!(
+            "最后一着{}，{}胜（限着不改变棋盘上的结果）",
+            if stalemate {
+                "困毙对方"
+            } else {
+                "将死对方"
+            },
+            side_words(winner, lang)
+        ),
+        (AuditVerdict::EndedOnBoard { winner, stalemate }, Lang::English) => format!(
+            "the last move {} the other side: {} wins (the limit does not undo a result on the board)",
+            if stalemate { "stalemates" } else { "mates" },
+            side_words(winner, lang)
+        ),
+    }
+}
+
+/// Spaces that fill `s` to `width` terminal columns (CJK characters take two).
+fn pad(s: &str, width: usize) -> String {
+    let used: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+    " ".repeat(width.saturating_sub(used))
+}

@@ -1,0 +1,170 @@
+//! The ruling report as one self-contained HTML page: the start position, each judged move as a
+//! small board with its nature, explanation and arrows (attacker to target), both sides'
+//! patterns, and the ruling with its clause. One file, no network; laid out for a phone and for
+//! print.
+
+use std::fmt::Write as _;
+
+use xq_arbiter::{Lang, Reason};
+use xq_core::Color;
+use xq_render::{Arrow, ArrowKind, BoardOptions, board_svg};
+
+use crate::{
+    Report,
+    json::pick,
+    ruling::{ReportMove, allowed_words, side_words},
+};
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;background:#fbf3df;color:#1f1f1f;line-height:1.45}\
+main{max-width:60rem;margin:auto;padding:1rem}\
+h1{font-size:1.4rem;margin:.2rem 0 .6rem}\
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 1rem}dt{font-weight:600}dd{margin:0}\
+.start svg{width:100%;max-width:26rem;height:auto}\
+.moves{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:1rem;margin:1rem 0}\
+.move{background:#fff8e8;border:1px solid #d9c59a;border-radius:.5rem;padding:.5rem;break-inside:avoid}\
+.move svg{width:100%;height:auto}\
+.head{display:flex;justify-content:space-between;align-items:baseline;gap:.5rem}\
+.nature{font-size:1.6rem;font-weight:700;color:#c0282d}\
+.ruling{border:2px solid #c0282d;border-radius:.5rem;padding:.6rem .8rem;background:#fff}\
+.ruling strong{font-size:1.15rem}\
+@media print{body{background:#fff}.move{border-color:#999}.moves{grid-template-columns:repeat(3,1fr)}}";
+
+/// Arrows from each attacker to its target: the checking pieces to the king, the chasers to
+/// what they chase.
+fn arrows(m: &ReportMove) -> Vec<Arrow> {
+    let attack = |from, to| Arrow {
+        from,
+        to,
+        kind: ArrowKind::Attack,
+    };
+    match &m.classified.reason {
+        Reason::Check { checkers, chases } => {
+            let mut after = m.before.clone();
+            after.play_unchecked(m.classified.m);
+            let king = after.king(m.classified.side.other());
+            let mut a: Vec<Arrow> = checkers.iter().map(|&c| attack(c, king)).collect();
+            a.extend(chases.iter().map(|ch| attack(ch.attacker, ch.target)));
+            a
+        }
+        Reason::Chase { chases } => chases
+            .iter()
+            .map(|ch| attack(ch.attacker, ch.target))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+pub(crate) fn write_html(r: &Report, lang: Lang) -> String {
+    let zh = lang == Lang::Chinese;
+    let title = pick(lang, "xq 裁判报告", "xq ruling report");
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head><body><main>",
+        pick(lang, "zh", "en"),
+    );
+    let _ = write!(out, "<h1>{title}</h1><dl>");
+    let mut facts = vec![(pick(lang, "规则", "Rules"), r.rules.to_owned())];
+    if let Some(c) = &r.cycle {
+        facts.push((
+            pick(lang, "循环", "Cycle"),
+            if zh {
+                format!(
+                    "第{}至{}着，局面出现{}次",
+                    c.start_ply,
+                    c.end_ply(),
+                    c.occurrences
+                )
+            } else {
+                format!(
+                    "plies {}–{}, the position has occurred {} times",
+                    c.start_ply,
+                    c.end_ply(),
+                    c.occurrences
+                )
+            },
+        ));
+    }
+    for (k, v) in &facts {
+        let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(k), escape(v));
+    }
+    out.push_str("</dl><div class=\"start\">");
+    let start = r
+        .moves
+        .first()
+        .map_or_else(|| r.start.board(), |m| m.before.board());
+    out.push_str(&board_svg(start, &BoardOptions::default()));
+    out.push_str("</div><div class=\"moves\">");
+    for m in &r.moves {
+        let mut after = m.before.clone();
+        after.play_unchecked(m.classified.m);
+        let options = BoardOptions {
+            last_move: Some(m.classified.m),
+            arrows: arrows(m),
+            cell: 30,
+            ..BoardOptions::default()
+        };
+        let side = match (m.classified.side, zh) {
+            (Color::Red, true) => "红",
+            (Color::Black, true) => "黑",
+            (c, false) => side_words(c, lang),
+        };
+        let _ = write!(
+            out,
+            "<section class=\"move\"><div class=\"head\"><span>{}. {side} {}</span><span class=\"nature\">{}</span></div>{}<p>{}</p></section>",
+            m.ply,
+            escape(&format!("{} {}", m.chinese, m.classified.m)),
+            m.classified.nature.chinese(),
+            board_svg(after.board(), &options),
+            escape(m.explanation.get(lang))
+        );
+    }
+    out.push_str("</div><dl>");
+    for side in &r.sides {
+        let _ = write!(
+            out,
+            "<dt>{}</dt><dd>{}</dd>",
+            side_words(side.side, lang),
+            escape(&format!(
+                "{} ({})",
+                side.pattern,
+                allowed_words(side.forbidden, lang)
+            ))
+        );
+    }
+    let verdict = r.verdict_words(lang);
+    let ruling = if r.clause.is_empty() {
+        verdict.to_owned()
+    } else {
+        format!("{verdict} ({})", r.clause)
+    };
+    let _ = write!(
+        out,
+        "</dl><div class=\"ruling\"><strong>{}</strong><p>{}</p></div>",
+        escape(&ruling),
+        escape(r.explanation.get(lang))
+    );
+    let mut notes = vec![pick(lang, &r.end.why_zh, &r.end.why_en)];
+    if let Some(o) = &r.opening {
+        notes.push(pick(lang, &o.why_zh, &o.why_en));
+    }
+    if let Some(rec) = &r.record {
+        notes.push(pick(
+            lang,
+            &rec.admissibility.why_zh,
+            &rec.admissibility.why_en,
+        ));
+    }
+    for note in notes {
+        let _ = write!(out, "<p>{}</p>", escape(note));
+    }
+    out.push_str("</main></body></html>\n");
+    out
+}

@@ -1,0 +1,71 @@
+//! Xiangqi arbitration reports: what a ruling report contains, and its renderings as text, JSON
+//! and one self-contained HTML page; and the 60-round audit as text, JSON and CSV.
+//!
+//! The model ([`Report`], [`LimitAudit`]) is built from what the arbiter found
+//! ([`xq_arbiter::Judgement`], the procedure facts of [`xq_arbiter::procedure`]) and the line it
+//! is about ([`Line`]: a start position and moves, or a game record read as an arbiter reads a
+//! scoresheet). Every rendering takes the language: explanations are kept in Chinese and English.
+//! The `xq judge` and `xq limit` commands, and the Python package, print exactly these renderings.
+//! The library builds strings; it never prints or writes files.
+//!
+//! ```
+//! use xq_arbiter::{JudgeOptions, Lang, Verdict};
+//! use xq_core::{Move, Position};
+//! use xq_report::{Line, Report};
+//!
+//! // Red's cannon and Black's horse go back and forth twice: neither side attacks anything.
+//! let moves: Vec<Move> = ["h2e2", "h9g7", "e2h2", "g7h9", "h2e2", "h9g7", "e2h2", "g7h9"]
+//!     .iter()
+//!     .map(|m| m.parse())
+//!     .collect::<Result<_, _>>()?;
+//! let line = Line::new(Position::default(), moves);
+//! let report = Report::judge(&line, JudgeOptions::default());
+//! assert_eq!(report.verdict, Verdict::Draw);
+//!
+//! let json: serde_json::Value = serde_json::from_str(&report.to_json(Lang::English)?)?;
+//! assert_eq!(json["verdict"], "draw");
+//! assert!(report.to_text(Lang::Chinese).contains("双方不变作和"));
+//! assert!(report.to_html(Lang::English).starts_with("<!DOCTYPE html>"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
+
+mod audit;
+mod html;
+mod json;
+mod line;
+mod ruling;
+mod text;
+
+pub use xq_arbiter::Lang;
+
+pub use crate::{
+    audit::LimitAudit,
+    line::Line,
+    ruling::{CycleFacts, RecordFacts, Report, ReportMove, SidePattern, Words},
+};
+
+impl Report {
+    /// The report as plain text: the board before the first judged move, the cycle, every move
+    /// with its nature and why, both sides' patterns, the ruling with its clause, the 60-round
+    /// count, and the first-rounds rule, the record's gaps and the game's end where they apply.
+    pub fn to_text(&self, lang: Lang) -> String {
+        let mut out = String::new();
+        // Writing to a `String` cannot fail.
+        let _ = text::write_text(self, lang, &mut out);
+        out
+    }
+
+    /// The report in JSON, on one line without a final newline: the contract of
+    /// `xq judge --format json` (documented in `docs/cli.md`; fields are added, never renamed).
+    pub fn to_json(&self, lang: Lang) -> serde_json::Result<String> {
+        serde_json::to_string(&json::ReportJson::new(self, lang))
+    }
+
+    /// The report as one self-contained HTML page (inline SVG boards, no network), ending in a
+    /// newline.
+    pub fn to_html(&self, lang: Lang) -> String {
+        html::write_html(self, lang)
+    }
+}

@@ -1,0 +1,253 @@
+//! The ruling report: what it contains, built from a [`Judgement`] and the procedure facts.
+
+use xq_arbiter::{
+    Classified, JudgeOptions, Judgement, Lang, Pattern, Profile, Verdict, explain,
+    limit::LimitReport,
+    procedure::{Admissibility, GameEnd, OpeningRule, SelfKill, admissibility, game_end},
+};
+use xq_core::{Color, Position};
+use xq_notation::{ChineseStyle, Notation, write};
+use xq_record::recover::Gap;
+
+use crate::Line;
+
+/// A text in both languages of the reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Words {
+    /// 中文.
+    pub zh: String,
+    /// English.
+    pub en: String,
+}
+
+impl Words {
+    /// Both texts.
+    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Words {
+        Words {
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Chinese => &self.zh,
+            Lang::English => &self.en,
+        }
+    }
+}
+
+/// A ruling report: the verdict with its rules and clause, the cycle, each judged move with its
+/// nature and reason, both sides' patterns, the 60-round count, the first-rounds rule, what
+/// reading the record found, and how the game ended.
+///
+/// Build one with [`Report::new`] (from a judgement) or [`Report::judge`] (judging the line),
+/// then render it with [`Report::to_text`], [`Report::to_json`] or [`Report::to_html`].
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Who must change, or a draw, or no repetition.
+    pub verdict: Verdict,
+    /// The rules applied: `cxa2020` or `axf`.
+    pub rules: &'static str,
+    /// The clause of the ruling (`25.3`, `axf.4` …; empty when there is no repetition).
+    pub clause: &'static str,
+    /// Why, in words.
+    pub explanation: Words,
+    /// The repetition cycle, if the moves repeat a position.
+    pub cycle: Option<CycleFacts>,
+    /// Each side's pattern over the judged moves.
+    pub sides: [SidePattern; 2],
+    /// The 60-round count (自然限着).
+    pub limit: LimitReport,
+    /// The judged moves.
+    pub moves: Vec<ReportMove>,
+    /// The first-rounds rule, when it bears on the repetition.
+    pub opening: Option<OpeningRule>,
+    /// What reading the record found (a record only).
+    pub record: Option<RecordFacts>,
+    /// How the game ended on the board.
+    pub end: GameEnd,
+    /// A move that left its own king in check or the kings facing, where the line stopped.
+    pub self_kill: Option<SelfKill>,
+    /// The line's start position (pictured when no move is judged).
+    pub start: Position,
+}
+
+/// The repetition cycle.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CycleFacts {
+    /// The ply (1-based) of the cycle's first move.
+    pub start_ply: usize,
+    /// Its length in plies.
+    pub plies: usize,
+    /// How often the position has occurred, the last time included.
+    pub occurrences: usize,
+}
+
+impl CycleFacts {
+    /// The ply (1-based) of the cycle's last move.
+    pub fn end_ply(&self) -> usize {
+        self.start_ply + self.plies - 1
+    }
+}
+
+/// A side's pattern: 长将, 长捉, 一将一闲 …, and whether it is forbidden (禁止着法).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SidePattern {
+    /// The side.
+    pub side: Color,
+    /// The rulebook's name (empty when the side has no judged move).
+    pub pattern: String,
+    /// Forbidden: the side must change or lose.
+    pub forbidden: bool,
+}
+
+/// One judged move.
+#[derive(Clone, Debug)]
+pub struct ReportMove {
+    /// Its ply (1-based).
+    pub ply: usize,
+    /// The position before it.
+    pub before: Position,
+    /// Its nature and reason.
+    pub classified: Classified,
+    /// The move in Chinese notation (炮二平五).
+    pub chinese: String,
+    /// Why it is what it is, in words.
+    pub explanation: Words,
+}
+
+/// What reading the record found: the missing and unreadable moves, and whether a claim on it is
+/// admissible.
+#[derive(Clone, Debug)]
+pub struct RecordFacts {
+    /// Whether a claim can be judged on the record.
+    pub admissibility: Admissibility,
+    /// The missing and unreadable moves, each with how it was reconstructed.
+    pub gaps: Vec<Gap>,
+    /// Recorded moves left unread after the line stopped.
+    pub unread: usize,
+}
+
+impl Report {
+    /// Judges `line` with `options` and builds its report.
+    pub fn judge(line: &Line, options: JudgeOptions) -> Report {
+        Report::new(&xq_arbiter::judge(&line.start, &line.moves, options), line)
+    }
+
+    /// The report of `judgement`, the judgement of `line`'s moves.
+    pub fn new(judgement: &Judgement, line: &Line) -> Report {
+        let j = judgement;
+        let sides = match &j.sides {
+            Some(s) => [
+                side_pattern(Color::Red, &s.red),
+                side_pattern(Color::Black, &s.black),
+            ],
+            // No repetition: each side's pattern over the moves all the same.
+            None => [Color::Red, Color::Black].map(|c| {
+                let moves: Vec<&Classified> = j
+                    .moves
+                    .iter()
+                    .filter(|m| m.classified.side == c)
+                    .map(|m| &m.classified)
+                    .collect();
+                let profile = Profile::by_name(j.rules).unwrap_or_default();
+                side_pattern(c, &Pattern::of(&moves, profile, Default::default()))
+            }),
+        };
+        let end = game_end(&line.positions(), j, &j.limit, line.self_kill, line.result);
+        Report {
+            verdict: j.verdict,
+            rules: j.rules,
+            clause: j.clause,
+            explanation: Words::new(&j.why_zh, &j.why_en),
+            cycle: j.cycle.map(|c| CycleFacts {
+                start_ply: c.start_ply + 1,
+                plies: c.plies,
+                occurrences: c.occurrences,
+            }),
+            sides,
+            limit: j.limit.clone(),
+            moves: j
+                .moves
+                .iter()
+                .map(|m| ReportMove {
+                    ply: m.ply,
+                    before: m.before.clone(),
+                    chinese: write(
+                        &m.before,
+                        m.classified.m,
+                        Notation::Chinese(ChineseStyle::default()),
+                    ),
+                    explanation: Words::new(
+                        explain(&m.before, &m.classified, Lang::Chinese),
+                        explain(&m.before, &m.classified, Lang::English),
+                    ),
+                    classified: m.classified.clone(),
+                })
+                .collect(),
+            opening: j.opening.clone(),
+            record: line.record.as_ref().map(|r| RecordFacts {
+                admissibility: admissibility(r.missing_or_unreadable()),
+                gaps: r.gaps.clone(),
+                unread: r.unread,
+            }),
+            end,
+            self_kill: line.self_kill,
+            start: line.start.clone(),
+        }
+    }
+
+    /// Red's pattern.
+    pub fn red(&self) -> &SidePattern {
+        &self.sides[0]
+    }
+
+    /// Black's pattern.
+    pub fn black(&self) -> &SidePattern {
+        &self.sides[1]
+    }
+
+    /// The verdict in words.
+    pub fn verdict_words(&self, lang: Lang) -> &'static str {
+        match (self.verdict, lang) {
+            (Verdict::Draw, Lang::Chinese) => "双方不变作和",
+            (Verdict::RedMustChange, Lang::Chinese) => "红方须变着，不变判负",
+            (Verdict::BlackMustChange, Lang::Chinese) => "黑方须变着，不变判负",
+            (Verdict::NoRepetition, Lang::Chinese) => "着法未形成循环",
+            (Verdict::Draw, Lang::English) => "draw if neither side changes",
+            (Verdict::RedMustChange, Lang::English) => "Red must change or lose",
+            (Verdict::BlackMustChange, Lang::English) => "Black must change or lose",
+            (Verdict::NoRepetition, Lang::English) => "no repetition",
+        }
+    }
+}
+
+fn side_pattern(side: Color, p: &Pattern) -> SidePattern {
+    SidePattern {
+        side,
+        pattern: p.name.clone(),
+        forbidden: p.forbidden,
+    }
+}
+
+/// A side's name in the reports' words: 红方 / Red.
+pub(crate) fn side_words(c: Color, lang: Lang) -> &'static str {
+    match (c, lang) {
+        (Color::Red, Lang::Chinese) => "红方",
+        (Color::Black, Lang::Chinese) => "黑方",
+        (Color::Red, Lang::English) => "Red",
+        (Color::Black, Lang::English) => "Black",
+    }
+}
+
+/// Whether a pattern is allowed, in words.
+pub(crate) fn allowed_words(forbidden: bool, lang: Lang) -> &'static str {
+    match (forbidden, lang) {
+        (true, Lang::Chinese) => "禁止着法",
+        (false, Lang::Chinese) => "允许着法",
+        (true, Lang::English) => "forbidden",
+        (false, Lang::English) => "allowed",
+    }
+}

@@ -1,0 +1,64 @@
+//! Every error with a place in a text shows it: the line, and a caret under the place (in
+//! terminal cells, so under Chinese characters too).
+
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod support;
+
+use support::xq;
+
+/// stderr of a failing run.
+fn error(args: &[&str]) -> String {
+    let run = xq(args);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    run.stderr
+}
+
+#[test]
+fn record_syntax_errors_show_the_line_with_a_caret() {
+    let out: String = [
+        "pgn-stray-parenthesis.pgn",
+        "pgn-unclosed-comment.pgn",
+        "pgn-unclosed-variation.pgn",
+    ]
+    .iter()
+    .map(|f| error(&["show", &format!("fixtures/bad/{f}")]))
+    .collect();
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_caret_finds_its_place_in_a_gbk_file() {
+    // The error's byte offset is in the file's own encoding; the line is shown decoded.
+    let text = std::fs::read_to_string("fixtures/bad/pgn-stray-parenthesis.pgn").unwrap();
+    let utf8 = error(&["show", "fixtures/bad/pgn-stray-parenthesis.pgn"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gbk.pgn");
+    std::fs::write(&path, encoding_rs::GBK.encode(&text).0).unwrap();
+    let gbk = error(&["show", path.to_str().unwrap()]);
+    let shown = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(gbk.contains("byte 56"), "{gbk}");
+    assert!(utf8.contains("byte 64"), "{utf8}");
+    assert_eq!(shown(&gbk), shown(&utf8));
+    assert!(shown(&gbk).contains("^ here"), "{gbk}");
+}
+
+#[test]
+fn judge_and_fen_errors_show_a_caret() {
+    let mut out = error(&["judge", "--moves", "h2e2 炮二平十"]);
+    out += &error(&["judge", "fixtures/bad/pgn-unclosed-comment.pgn"]);
+    out += &error(&[
+        "fen",
+        "马nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+    ]);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn control_characters_under_a_caret_are_shown_not_sent() {
+    let out = xq(&["move", "炮\u{1b}[2J二平五"]).stdout;
+    // The token's line under which the caret stands (the first line echoes the token as given).
+    let snippet: Vec<&str> = out.lines().skip(1).take(2).collect();
+    assert_eq!(snippet[0], "    炮\u{241b}[2J二平五");
+    assert!(snippet[1].starts_with("      ^ "), "{out:?}");
+}
