@@ -1,12 +1,15 @@
 //! `xq convert`: read records of any format, write them in another.
 //!
-//! Each output is written to a temporary file beside its target and then moved into place, so a
-//! reader never sees half a file; without `--force` an existing file is never replaced (the move
-//! is a hard link, which fails if the target exists). Every input gets a line saying what was
-//! written and what the target format could not hold.
+//! Inputs are read with the same reader as `validate` (`GameStream`). Outputs are written by
+//! `output::write_output`: a regular file through a temporary file moved into place (never
+//! replacing an existing one without `--force`), a device, FIFO or `-` as a stream. An output never
+//! replaces an input of the same run (compared by device and inode, so another spelling of the
+//! path or a link is caught too), nor another output of the run. Output names are a pure function
+//! of the inputs' paths (see `plan_targets`). Every input gets a line saying what was written and
+//! what the target format could not hold.
 
 use std::{
-    collections::HashSet,
+    collections::{HashMap, HashSet},
     fs,
     io::{self, Write},
     path::{Path, PathBuf},
@@ -14,14 +17,14 @@ use std::{
 
 use xq_notation::{ChineseStyle, Notation, Script};
 use xq_record::{
-    Encoding, Game,
+    Encoding, Game, GameStream, ReadErrorKind,
     write::{self, PgnOptions, Written},
     xqf::XqfVersion,
 };
 
 use super::{
     inputs::{self, Input},
-    output::write_atomically,
+    output::{Replace, write_output},
 };
 use crate::{
     CliError, ExitStatus,
@@ -29,29 +32,52 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    // `--out -`: the records go to standard output, so the report goes to standard error.
+    let mut stderr = io::stderr();
+    let out: &mut dyn Write = if args.out.as_os_str() == "-" {
+        &mut stderr
+    } else {
+        out
+    };
     let (files, missing) = inputs::collect(&args.inputs);
     let mut status = ExitStatus::Success;
     for m in &missing {
         writeln!(out, "{}: cannot read it: {}", m.display, m.error)?;
         status = worse(status, ExitStatus::Io);
     }
-    let to_dir = args.out.is_dir()
-        || args
-            .out
-            .as_os_str()
-            .to_string_lossy()
-            .ends_with(std::path::MAIN_SEPARATOR)
-        || files.len() > 1
-        || files.iter().any(|f| f.found);
+    // A device, FIFO or `-` takes every output, one after the other, as a stream.
+    let stream = args.out.as_os_str() == "-"
+        || fs::metadata(&args.out).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    let to_dir = !stream
+        && (args.out.is_dir()
+            || args
+                .out
+                .as_os_str()
+                .to_string_lossy()
+                .ends_with(std::path::MAIN_SEPARATOR)
+            || files.len() > 1
+            || files.iter().any(|f| f.found));
     if to_dir {
         fs::create_dir_all(&args.out).map_err(|source| CliError::Io {
             context: format!("cannot create {}", args.out.display()),
             source,
         })?;
     }
-    let mut written = HashSet::new();
-    for input in &files {
-        let done = convert_one(args, input, to_dir, &mut written, out)?;
+    let targets = if to_dir {
+        plan_targets(&files, &args.out, extension(args.to))
+    } else {
+        vec![args.out.clone(); files.len()]
+    };
+    let mut run = Run {
+        inputs: files
+            .iter()
+            .filter_map(|f| Some((file_id(&f.path)?, f.display.clone())))
+            .collect(),
+        written: HashMap::new(),
+        stream,
+    };
+    for (input, target) in files.iter().zip(targets) {
+        let done = convert_one(args, input, target, to_dir, &mut run, out)?;
         status = worse(status, done);
     }
     if files.is_empty() && missing.is_empty() {
@@ -60,6 +86,79 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
         ));
     }
     Ok(status)
+}
+
+/// What a run knows across its inputs.
+struct Run {
+    /// Every input file (by identity), with its name for reports: never replaced by an output.
+    inputs: HashMap<FileId, String>,
+    /// The outputs written so far, with the input each came from.
+    written: HashMap<PathBuf, String>,
+    /// Whether the outputs go to one stream (then they follow each other).
+    stream: bool,
+}
+
+/// A file's identity: device and inode where there are such, else its canonical path (so a path
+/// spelled differently, a hard link or a symbolic link is still recognised).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+/// The identity of the regular file at `path` (following links), if there is one.
+fn file_id(path: &Path) -> Option<FileId> {
+    let meta = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileId::Inode(meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        drop(meta);
+        fs::canonicalize(path).ok().map(FileId::Path)
+    }
+}
+
+/// The output of each input in a directory: a pure function of the list of inputs (never of what
+/// could be read in this run, so a resumed batch finds the same names). `dir/a.pgn` gives
+/// `out/dir/a.json`; when two inputs would give the same name (`a.pgn`, `a.xqf`) each keeps its
+/// whole name (`a.pgn.json`, `a.xqf.json`); a clash left after that (the same relative path named
+/// from two places) is numbered `-2`, `-3` … in the order of the inputs.
+fn plan_targets(files: &[Input], out: &Path, ext: &str) -> Vec<PathBuf> {
+    let plain: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.relative.with_extension(ext))
+        .collect();
+    let mut count: HashMap<&Path, usize> = HashMap::new();
+    for p in &plain {
+        *count.entry(p.as_path()).or_default() += 1;
+    }
+    let mut seen = HashSet::new();
+    files
+        .iter()
+        .zip(&plain)
+        .map(|(f, p)| {
+            let name = if count.get(p.as_path()).copied().unwrap_or(0) > 1 {
+                let mut full = f.relative.file_name().unwrap_or_default().to_os_string();
+                full.push(".");
+                full.push(ext);
+                f.relative.with_file_name(full)
+            } else {
+                p.clone()
+            };
+            let mut candidate = name.clone();
+            let mut n = 2;
+            while !seen.insert(candidate.clone()) {
+                candidate = with_suffix(&name, &format!("-{n}"));
+                n += 1;
+            }
+            out.join(candidate)
+        })
+        .collect()
 }
 
 fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
@@ -95,25 +194,23 @@ const fn extension(to: TargetFormat) -> &'static str {
     }
 }
 
-/// Converts one input file; says on `out` what it did.
+/// Converts one input file to `target`; says on `out` what it did.
 fn convert_one(
     args: &ConvertArgs,
     input: &Input,
+    target: PathBuf,
     to_dir: bool,
-    written: &mut HashSet<PathBuf>,
+    run: &mut Run,
     out: &mut dyn Write,
 ) -> Result<ExitStatus, CliError> {
     let name = &input.display;
-    let bytes = match fs::read(&input.path) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            writeln!(out, "{name}: cannot read it: {e}")?;
+    // The same reader as `validate`: the same games, encoding and errors.
+    let stream = match GameStream::open(&input.path, args.input.options()) {
+        Ok(stream) => stream,
+        Err(e) if e.kind == ReadErrorKind::Io => {
+            writeln!(out, "{name}: cannot read it: {}", e.message)?;
             return Ok(ExitStatus::Io);
         }
-    };
-    let extension_in = input.path.extension().and_then(|e| e.to_str());
-    let records = match xq_record::read(&bytes, extension_in, args.input.options()) {
-        Ok(records) => records,
         Err(e) if input.may_not_be_a_record() => {
             writeln!(out, "{name}: skipped: not a game record ({})", e.message)?;
             return Ok(ExitStatus::Success);
@@ -123,10 +220,12 @@ fn convert_one(
             return Ok(ExitStatus::Invalid);
         }
     };
+    let not_games = stream.not_games().len();
+    let records = stream;
     let mut status = ExitStatus::Success;
     let mut games: Vec<Game> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    for (i, item) in records.games.into_iter().enumerate() {
+    for (i, item) in records.enumerate() {
         match item {
             Ok(mut game) => {
                 write::resolve_all(&mut game);
@@ -150,10 +249,9 @@ fn convert_one(
             }
         }
     }
-    if !records.not_games.is_empty() {
+    if not_games > 0 {
         notes.push(format!(
-            "{} library entries that are not games (section titles) are not written",
-            records.not_games.len()
+            "{not_games} library entries that are not games (section titles) are not written"
         ));
     }
     if games.is_empty() {
@@ -163,13 +261,6 @@ fn convert_one(
         }
         return Ok(worse(status, ExitStatus::Invalid));
     }
-    let target = if to_dir {
-        args.out
-            .join(&input.relative)
-            .with_extension(extension(args.to))
-    } else {
-        args.out.clone()
-    };
     let encoding = match args.out_encoding {
         OutEncoding::Utf8 => Encoding::Utf8,
         OutEncoding::Gbk => Encoding::Gbk,
@@ -214,23 +305,54 @@ fn convert_one(
                 .collect()
         }
     };
+    let replace = if args.force {
+        Replace::Yes
+    } else {
+        Replace::No
+    };
     for (path, w, count) in outputs {
-        let path = unique(path, written);
-        if args.skip_existing && path.exists() {
+        if let Some(input) = file_id(&path).and_then(|id| run.inputs.get(&id)) {
+            writeln!(
+                out,
+                "{name} -> {}: not written: that is the input {input} of this run",
+                path.display()
+            )?;
+            status = worse(status, ExitStatus::Invalid);
+            continue;
+        }
+        if let Some(from) = run.written.get(&path).filter(|_| !run.stream) {
+            writeln!(
+                out,
+                "{name} -> {}: not written: this run wrote it from {from}",
+                path.display()
+            )?;
+            status = worse(status, ExitStatus::Invalid);
+            continue;
+        }
+        let exists = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() || m.is_symlink());
+        let kept = |out: &mut dyn Write| {
             writeln!(
                 out,
                 "{name} -> {}: exists, kept (--skip-existing)",
                 path.display()
-            )?;
+            )
+        };
+        if args.skip_existing && exists {
+            kept(out)?;
             continue;
         }
-        match write_atomically(&path, &w.bytes, args.force) {
-            Ok(()) => {
+        match write_output(&path, &w.bytes, replace) {
+            Ok(_) => {
+                run.written.insert(path.clone(), name.clone());
                 let games_word = if count == 1 { "game" } else { "games" };
                 writeln!(out, "{name} -> {}: {count} {games_word}", path.display())?;
                 for d in &w.dropped {
                     writeln!(out, "  dropped: {d}")?;
                 }
+            }
+            // Another run wrote it meanwhile: as good as found.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && args.skip_existing => {
+                kept(out)?;
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 writeln!(
@@ -279,17 +401,4 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
         Some(ext) => path.with_file_name(format!("{stem}{suffix}.{}", ext.to_string_lossy())),
         None => path.with_file_name(format!("{stem}{suffix}")),
     }
-}
-
-/// `path`, or `name-2.ext`, `name-3.ext` … if this run already wrote `path` (two inputs that
-/// differ only in their extension).
-fn unique(path: PathBuf, written: &mut HashSet<PathBuf>) -> PathBuf {
-    let mut candidate = path.clone();
-    let mut n = 2;
-    while written.contains(&candidate) {
-        candidate = with_suffix(&path, &format!("-{n}"));
-        n += 1;
-    }
-    written.insert(candidate.clone());
-    candidate
 }

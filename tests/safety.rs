@@ -1,0 +1,233 @@
+//! Data safety (issue 13): `convert` never destroys an input or a non-file target, writes through
+//! unpredictable temporary files, names its outputs as a pure function of the inputs, and reads
+//! exactly as `validate` does.
+
+#![allow(clippy::unwrap_used)] // tests: a panic is the failure report
+
+mod support;
+
+use std::{fs, path::Path};
+
+use support::xq;
+
+/// The report with the temporary directory's path replaced by `TMP`.
+fn scrub(text: &str, tmp: &Path) -> String {
+    text.replace(tmp.to_str().unwrap(), "TMP")
+}
+
+/// `variations.pgn` converted to JSON at `out`.
+fn to_json(out: &str, force: bool) -> support::Run {
+    let mut args = vec![
+        "convert",
+        "fixtures/records/ours/variations.pgn",
+        "--to",
+        "json",
+        "--out",
+        out,
+    ];
+    if force {
+        args.push("--force");
+    }
+    xq(&args)
+}
+
+fn copy(from: &str, to: &Path) {
+    fs::copy(Path::new("fixtures").join(from), to).unwrap();
+}
+
+#[test]
+fn an_output_never_replaces_an_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    copy("records/ours/variations.pgn", &dir.join("a.pgn"));
+    copy("records/ours/variations-v10.xqf", &dir.join("a.xqf"));
+    copy("records/ours/variations-v18.xqf", &dir.join("b.xqf"));
+    let before = fs::read(dir.join("a.xqf")).unwrap();
+    let before_b = fs::read(dir.join("b.xqf")).unwrap();
+    let d = dir.to_str().unwrap();
+    // The directory converted into itself: `a.pgn` and `a.xqf` share a stem, so each keeps its
+    // whole name; `b.xqf` would be its own output.
+    let run = xq(&["convert", d, "--to", "xqf", "--out", d, "--force"]);
+    assert_eq!(fs::read(dir.join("a.xqf")).unwrap(), before);
+    assert_eq!(fs::read(dir.join("b.xqf")).unwrap(), before_b);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    insta::assert_snapshot!("output_is_an_input", scrub(&run.stdout, dir));
+    // Another spelling of the directory, and a link to it, are caught too.
+    let linked = tmp.path().with_extension("link");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir, &linked).unwrap();
+    for out in [format!("{d}/./"), linked.to_str().unwrap().to_owned()] {
+        let run = xq(&[
+            "convert",
+            &format!("{d}/b.xqf"),
+            "--to",
+            "xqf",
+            "--out",
+            &out,
+            "--force",
+        ]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        assert!(
+            run.stdout.contains("not written: that is the input"),
+            "{}",
+            run.stdout
+        );
+        assert_eq!(fs::read(dir.join("b.xqf")).unwrap(), before_b);
+    }
+    let _ = fs::remove_file(&linked);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_target_that_is_no_regular_file_is_written_as_a_stream() {
+    use std::os::unix::fs::FileTypeExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo here
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+    };
+    let run = to_json(fifo.to_str().unwrap(), true);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let got = reader.join().unwrap();
+    assert!(got.contains("\"xq-games\""), "{got}");
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    // /dev/null stays a device (as any user: writing to it must not try to replace it).
+    let run = to_json("/dev/null", true);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    // `-`: the records on standard output, the report on standard error.
+    let run = to_json("-", false);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("\"xq-games\""), "{}", run.stdout);
+    assert!(run.stderr.contains("1 game"), "{}", run.stderr);
+    // A link to a regular file stays a link; the file it names gets the output.
+    let file = tmp.path().join("real.json");
+    fs::write(&file, "old").unwrap();
+    let link = tmp.path().join("link.json");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let run = to_json(link.to_str().unwrap(), true);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert!(fs::read_to_string(&file).unwrap().contains("xq-games"));
+}
+
+#[test]
+fn output_names_do_not_depend_on_what_could_be_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    fs::create_dir(&dir).unwrap();
+    // `a.pgn` cannot be read, `a.xqf` can: before, `a.xqf` took `a.json` in this run and
+    // `a-2.json` in a run where `a.pgn` had been fixed.
+    fs::write(
+        dir.join("a.pgn"),
+        "[Event \"x\"]\n\n1. 炮二平五 {never closed\n",
+    )
+    .unwrap();
+    copy("records/ours/variations-v10.xqf", &dir.join("a.xqf"));
+    copy("records/ours/variations.pgn", &dir.join("c.pgn"));
+    let out = tmp.path().join("out");
+    let (d, o) = (dir.to_str().unwrap(), out.to_str().unwrap());
+    let first = xq(&["convert", d, "--to", "json", "--out", o]);
+    let mut names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.xqf.json", "c.json"], "{}", first.stdout);
+    // Fixed and resumed: the missing output is written, the others kept.
+    copy("records/ours/variations.pgn", &dir.join("a.pgn"));
+    let again = xq(&["convert", d, "--to", "json", "--out", o, "--skip-existing"]);
+    assert_eq!(again.code, 0, "{}", again.stdout);
+    insta::assert_snapshot!("resumed_batch", scrub(&again.stdout, tmp.path()));
+}
+
+#[test]
+fn an_interrupted_conversion_is_simply_run_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out_s = out.to_str().unwrap();
+    let all = [
+        "convert",
+        "fixtures/records/ours",
+        "--to",
+        "json",
+        "--out",
+        out_s,
+    ];
+    xq(&all);
+    let mut names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // The run was stopped: the last outputs are missing, a temporary file is left by the killed
+    // process (whose id cannot be running).
+    for name in &names[names.len() - 3..] {
+        fs::remove_file(out.join(name)).unwrap();
+    }
+    fs::write(
+        out.join(".variations.json.4294967295.Ab12Cd.xq-tmp"),
+        "half",
+    )
+    .unwrap();
+    let again = xq(&[&all[..], &["--skip-existing"]].concat());
+    let kept = again
+        .stdout
+        .matches("exists, kept (--skip-existing)")
+        .count();
+    assert_eq!(kept, names.len() - 3, "{}", again.stdout);
+    let mut now: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    now.sort();
+    if Path::new("/proc/self").exists() {
+        assert_eq!(now, names, "no temporary file left");
+    }
+}
+
+#[test]
+fn concurrent_resumed_runs_do_not_fail_each_other() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out_s = out.to_str().unwrap().to_owned();
+    let runs: Vec<_> = (0..3)
+        .map(|_| {
+            let out_s = out_s.clone();
+            std::thread::spawn(move || {
+                xq(&[
+                    "convert",
+                    "fixtures/records/ours",
+                    "--to",
+                    "json",
+                    "--out",
+                    &out_s,
+                    "--skip-existing",
+                ])
+            })
+        })
+        .collect();
+    let single = xq(&[
+        "convert",
+        "fixtures/records/ours",
+        "--to",
+        "json",
+        "--out",
+        tmp.path().join("single").to_str().unwrap(),
+    ]);
+    for run in runs {
+        let run = run.join().unwrap();
+        assert_eq!(run.code, single.code, "{}", run.stdout);
+        assert!(!run.stdout.contains("not replaced"), "{}", run.stdout);
+    }
+}
