@@ -177,13 +177,24 @@ pub fn read(
     extension: Option<&str>,
     options: ReadOptions,
 ) -> Result<Records, ReadError> {
+    read_with(bytes, extension, options, crate::pgn::MAX_GAME)
+}
+
+/// As [`read`], PGN games limited to `max_game` bytes.
+pub(crate) fn read_with(
+    bytes: &[u8],
+    extension: Option<&str>,
+    options: ReadOptions,
+    max_game: usize,
+) -> Result<Records, ReadError> {
     let binary = is_binary(bytes);
     let forced_binary = options.format.is_some_and(|f| !f.is_text());
     let (encoding, text) = if binary || forced_binary {
         (None, None)
     } else {
         let enc = options.encoding.unwrap_or_else(|| encoding::detect(bytes));
-        (Some(enc), Some(encoding::decode(bytes, enc)))
+        let mut decoder = encoding::TextDecoder::new(enc, options.encoding.is_none());
+        (Some(enc), Some(decoder.decode(bytes)))
     };
     let format = options
         .format
@@ -222,10 +233,8 @@ pub fn read(
                 text_or_err()?,
                 encoding.unwrap_or(Encoding::Utf8),
                 bom,
-                1,
-                0,
+                max_game,
             )
-            .collect()
         }
     };
     Ok(Records {
