@@ -231,3 +231,154 @@ fn concurrent_resumed_runs_do_not_fail_each_other() {
         assert!(!run.stdout.contains("not replaced"), "{}", run.stdout);
     }
 }
+
+/// Each game's Event tag and move count, from a JSON document.
+fn events(json: &str) -> String {
+    let doc: serde_json::Value = serde_json::from_str(json).unwrap();
+    doc["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let event = g["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t[0] == "Event")
+                .map_or("?", |t| t[1].as_str().unwrap());
+            format!(
+                "  {event}: {} moves\n",
+                g["moves"].as_array().unwrap().len()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn decoding_loses_no_text_and_validate_reads_as_convert_does() {
+    let mut said = String::new();
+    for (name, games) in [
+        // Old Mac line ends: read as one game without moves, "ok".
+        ("pgn-cr-line-ends.pgn", 3),
+        // `cat a.pgn b.pgn c.pgn`, each with a BOM: games 2.. lost their first tag.
+        ("pgn-concatenated-boms.pgn", 3),
+        // UTF-8, GBK, UTF-8 games in one file: the GBK one became mojibake.
+        ("pgn-mixed-utf8-gbk.pgn", 3),
+        // A byte that is no GBK: now a warning, not a silent U+FFFD.
+        ("pgn-undecodable-byte.pgn", 1),
+    ] {
+        let path = format!("fixtures/bad/{name}");
+        let rows = support::jsonl(&xq(&["validate", &path, "-q", "--report", "jsonl"]));
+        assert_eq!(rows.len(), games, "{name}");
+        let text = xq(&["validate", &path, "-q"]);
+        let conv = xq(&["convert", &path, "--to", "json", "--out", "-"]);
+        assert_eq!(conv.code, 0, "{}", conv.stderr);
+        said.push_str(&format!("{name}:\n{}", text.stdout));
+        said.push_str(&conv.stderr);
+        said.push_str(&events(&conv.stdout));
+        let replaced = conv.stdout.contains('\u{fffd}');
+        assert_eq!(replaced, name.contains("undecodable"), "{name}");
+        for r in &rows {
+            assert_eq!(r["plies"], 4, "{name}: {r}");
+        }
+    }
+    insta::assert_snapshot!("decoding", said);
+}
+
+#[test]
+fn files_that_are_not_records_say_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(dir.join("config.json"), r#"{"a": 1}"#).unwrap();
+    fs::write(dir.join("list.json"), r#"[{"tags": []}, {"a": 1}]"#).unwrap();
+    fs::write(dir.join("number.json"), "42").unwrap();
+    fs::write(dir.join("zeros.xqf"), vec![0u8; 4096]).unwrap();
+    let mut state = 7u64;
+    let random: Vec<u8> = (0..4096)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) as u8
+        })
+        .collect();
+    fs::write(dir.join("random.xqf"), random).unwrap();
+    let mut said = String::new();
+    for name in [
+        "config.json",
+        "list.json",
+        "number.json",
+        "zeros.xqf",
+        "random.xqf",
+    ] {
+        let path = dir.join(name);
+        let run = xq(&["validate", path.to_str().unwrap(), "-q"]);
+        assert_eq!(run.code, 1, "{name}: {}", run.stdout);
+        said.push_str(&scrub(&run.stdout, dir));
+    }
+    let show = xq(&["show", dir.join("config.json").to_str().unwrap()]);
+    assert_eq!(show.code, 1);
+    said.push_str(&scrub(&show.stderr, dir));
+    insta::assert_snapshot!("not_records", said);
+}
+
+/// `depth` variations, each inside the one before.
+fn nested(depth: usize) -> String {
+    format!(
+        "[Event \"deep\"]\n\n1. 炮二平五 {}{} 马８进７ *\n",
+        "( 1. 炮二平六 ".repeat(depth),
+        ") ".repeat(depth)
+    )
+}
+
+#[test]
+fn what_convert_writes_as_json_reads_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    for depth in [41, 100, 256] {
+        let pgn = tmp.path().join(format!("deep-{depth}.pgn"));
+        fs::write(&pgn, nested(depth)).unwrap();
+        let json = tmp.path().join(format!("deep-{depth}.json"));
+        let run = xq(&[
+            "convert",
+            pgn.to_str().unwrap(),
+            "--to",
+            "json",
+            "--out",
+            json.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stdout);
+        let back = support::jsonl(&xq(&[
+            "validate",
+            json.to_str().unwrap(),
+            "-q",
+            "--report",
+            "jsonl",
+        ]));
+        assert_eq!(back.len(), 1, "{depth}");
+        assert_eq!(back[0]["ok"], true, "{depth}: {}", back[0]);
+        assert_eq!(back[0]["lines"], depth + 1, "{depth}");
+    }
+    // Deeper than any reader takes: the same kind of error on both sides.
+    let pgn = tmp.path().join("deeper.pgn");
+    fs::write(&pgn, nested(257)).unwrap();
+    let json = tmp.path().join("deeper.json");
+    fs::write(
+        &json,
+        format!(r#"{{"tags": {}{}}}"#, "[".repeat(1000), "]".repeat(1000)),
+    )
+    .unwrap();
+    let mut said = String::new();
+    for path in [&pgn, &json] {
+        let rows = support::jsonl(&xq(&[
+            "validate",
+            path.to_str().unwrap(),
+            "-q",
+            "--report",
+            "jsonl",
+        ]));
+        assert_eq!(rows[0]["error"]["kind"], "too_deep");
+        said.push_str(rows[0]["error"]["message"].as_str().unwrap());
+        said.push('\n');
+    }
+    insta::assert_snapshot!("too_deep_both_sides", said);
+}

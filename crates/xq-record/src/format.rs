@@ -139,6 +139,36 @@ pub fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Forma
     if numbered { Format::Pgn } else { Format::Txt }
 }
 
+/// A file named like a binary record (`.xqf`, `.cbr`, `.cbl`) or JSON whose content is none of the
+/// formats (it would be read as a move list of nonsense): an error saying so.
+///
+/// # Errors
+/// When `format` is the move list that unrecognised text falls back to and `extension` claims
+/// another format.
+pub fn check_claimed(format: Format, extension: Option<&str>) -> Result<(), ReadError> {
+    let claimed = extension.and_then(Format::from_extension);
+    match claimed {
+        Some(claimed @ (Format::Xqf | Format::Cbr | Format::Cbl | Format::Json))
+            if format == Format::Txt =>
+        {
+            let what = match claimed {
+                Format::Xqf => "it does not start with the XQ header",
+                Format::Cbr => "it does not start with `CCBridge Record`",
+                Format::Cbl => "it does not start with `CCBridgeLibrary`",
+                _ => "it does not start with { or [",
+            };
+            Err(ReadError::new(
+                ReadErrorKind::UnknownFormat,
+                format!(
+                    "not {} {claimed} file: {what}, and it is no other record format either",
+                    if claimed == Format::Xqf { "an" } else { "a" }
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// What reading a file gives: its format, its encoding if text, and its games (each read or not).
 #[derive(Debug)]
 pub struct Records {
@@ -196,9 +226,14 @@ pub(crate) fn read_with(
         let mut decoder = encoding::TextDecoder::new(enc, options.encoding.is_none());
         (Some(enc), Some(decoder.decode(bytes)))
     };
-    let format = options
-        .format
-        .unwrap_or_else(|| sniff(bytes, extension, text.as_deref()));
+    let format = match options.format {
+        Some(format) => format,
+        None => {
+            let format = sniff(bytes, extension, text.as_deref());
+            check_claimed(format, extension)?;
+            format
+        }
+    };
     let text_or_err = || {
         text.as_deref().ok_or_else(|| {
             ReadError::new(

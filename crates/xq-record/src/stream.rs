@@ -189,9 +189,14 @@ impl<'r> GameStream<'r> {
                 .unwrap_or_else(|| encoding::detect(&head[..cut]))
         });
         let text = encoding.map(|enc| encoding::decode(&head[..cut], enc));
-        let format = options
-            .format
-            .unwrap_or_else(|| format::sniff(&head, extension, text.as_deref()));
+        let format = match options.format {
+            Some(format) => format,
+            None => {
+                let format = format::sniff(&head, extension, text.as_deref());
+                format::check_claimed(format, extension)?;
+                format
+            }
+        };
         let streamable = format == Format::Pgn
             && matches!(
                 encoding,
@@ -639,11 +644,7 @@ mod tests {
     type Read = Result<Vec<Result<Game, ReadError>>, ReadError>;
 
     /// What reading whole gives, and what streaming gives with the given sizes.
-    pub(crate) fn both(
-        bytes: &[u8],
-        options: ReadOptions,
-        limits: Limits,
-    ) -> (Read, Read) {
+    pub(crate) fn both(bytes: &[u8], options: ReadOptions, limits: Limits) -> (Read, Read) {
         let whole =
             format::read_with(bytes, Some("pgn"), options, limits.max_game).map(|r| r.games);
         let streamed =

@@ -228,6 +228,12 @@ fn convert_one(
     for (i, item) in records.enumerate() {
         match item {
             Ok(mut game) => {
+                if let Some(where_) = xq_record::validate::undecodable(&game) {
+                    notes.push(format!(
+                        "game {}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)",
+                        i + 1
+                    ));
+                }
                 write::resolve_all(&mut game);
                 games.push(game);
             }
