@@ -382,3 +382,124 @@ fn what_convert_writes_as_json_reads_back() {
     }
     insta::assert_snapshot!("too_deep_both_sides", said);
 }
+
+/// A game whose tags, comment, move token and FEN carry terminal escapes and formulas.
+const HOSTILE: &str = "[Event \"\u{1b}]0;pwned\u{7}\u{1b}[2J=HYPERLINK(\\\"http://x\\\")\"]\n[Red \"-2+3\"]\n[Result \"*\"]\n\n1. 炮二平五 {=1+1 \u{1b}]8;;http://evil\u{1b}\\link\u{1b}]8;;\u{1b}\\} 马８进７ 2. @SUM\u{1b}[31m *\n\n[Event \"fen\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN\u{1b}[2J w\"]\n\n1. h2e2 *\n";
+
+#[test]
+fn control_characters_are_shown_never_acted_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("x\u{1b}[2J\nxq: 0 failed.pgn");
+    fs::write(&path, HOSTILE).unwrap();
+    let p = path.to_str().unwrap();
+    let mut said = String::new();
+    let fen_tag = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\u{1b}[2J w";
+    for args in [
+        vec!["validate", p, "-q"],
+        vec!["show", p],
+        vec!["show", p, "--game", "2"],
+        vec!["convert", p, "--to", "pgn", "--out", "-"],
+        vec!["fen", fen_tag],
+        vec!["judge", "--fen", fen_tag, "--moves", "h2e2"],
+        vec!["limit", "--fen", fen_tag, "--moves", "h2e2"],
+        vec!["move", "--fen", fen_tag, "h2e2"],
+    ] {
+        let run = xq(&args);
+        // The records themselves (`convert --out -`) keep what the file holds; every report and
+        // message shows it escaped.
+        let report = if args[0] == "convert" {
+            run.stderr.clone()
+        } else {
+            format!("{}{}", run.stdout, run.stderr)
+        };
+        assert!(
+            !report
+                .chars()
+                .any(|c| c != '\n' && xq_core::text::is_control(c)),
+            "{args:?}: {report:?}"
+        );
+        assert!(
+            !report.lines().any(|l| l.starts_with("xq: 0 failed")),
+            "{report}"
+        );
+        said.push_str(&format!("$ xq {}\n", args[0]));
+        said.push_str(&scrub(&report, tmp.path()));
+    }
+    insta::assert_snapshot!("control_characters", said);
+}
+
+#[test]
+fn csv_cells_are_never_formulas() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("=cmd.pgn");
+    fs::write(&path, HOSTILE).unwrap();
+    let p = path.to_str().unwrap();
+    let report = xq(&["validate", p, "-q", "--report", "csv"]).stdout;
+    let converted = xq(&["convert", p, "--to", "csv", "--out", "-"]);
+    let cells = |text: &str| -> Vec<String> {
+        csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(text.as_bytes())
+            .records()
+            .flat_map(|r| r.unwrap().iter().map(str::to_owned).collect::<Vec<_>>())
+            .collect()
+    };
+    for cell in cells(&report).iter().chain(&cells(&converted.stdout)) {
+        assert!(!cell.starts_with(['=', '+', '@', '\t', '\r']), "{cell:?}");
+        if cell.starts_with('-') {
+            assert!(
+                cell.parse::<f64>().is_ok(),
+                "only numbers xq wrote: {cell:?}"
+            );
+        }
+    }
+    assert!(!report.contains('\u{1b}'));
+    insta::assert_snapshot!(
+        "csv_cells",
+        format!(
+            "{}---\n{}{}",
+            scrub(&report, tmp.path()),
+            converted.stdout,
+            scrub(&converted.stderr, tmp.path())
+        )
+    );
+}
+
+#[test]
+fn a_huge_bad_fen_gives_a_short_message() {
+    let fen = format!("{} w", "x".repeat(20_000));
+    let fen_run = xq(&["fen", &fen]);
+    assert_eq!(fen_run.code, 1);
+    assert!(
+        fen_run.stderr.len() < 8_000,
+        "{} bytes",
+        fen_run.stderr.len()
+    );
+    assert!(
+        fen_run.stderr.contains("more problems"),
+        "{}",
+        fen_run.stderr
+    );
+    // A file of such games: every game reported, each in a few lines.
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("fens.pgn");
+    let game = format!("[FEN \"{}\"]\n\n1. h2e2 *\n\n", "x".repeat(40_000));
+    fs::write(&path, game.repeat(50)).unwrap();
+    let run = xq(&["validate", path.to_str().unwrap(), "-q"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout.matches("bad start position").count(), 50);
+    assert!(run.stdout.len() < 50 * 3_000, "{} bytes", run.stdout.len());
+    let first = run.stdout.lines().next().unwrap();
+    insta::assert_snapshot!(
+        "huge_fen",
+        format!("{}\n{}", fen_run.stderr, scrub(first, tmp.path()))
+    );
+}
+
+#[test]
+fn perft_depth_is_capped() {
+    let run = xq(&["perft", "--depth", "100000"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("0..=32"), "{}", run.stderr);
+}

@@ -54,8 +54,9 @@ pub(crate) struct PerftArgs {
     /// The position (default: the starting position).
     #[arg(long)]
     pub(crate) fen: Option<String>,
-    /// How many plies deep to count.
-    #[arg(long)]
+    /// How many plies deep to count (at most 32: depth 10 already takes hours, and each ply is a
+    /// level of recursion).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
     pub(crate) depth: u32,
     /// Also show the count below each legal move.
     #[arg(long)]

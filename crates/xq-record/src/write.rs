@@ -286,6 +286,18 @@ pub fn write_csv(games: &[Game]) -> Written {
     ];
     let (mut variations, mut befores) = (0, 0);
     let mut dropped = Vec::new();
+    let mut tags: Vec<&str> = Vec::new();
+    for (name, value) in games.iter().flat_map(|g| &g.tags) {
+        if !value.trim().is_empty() && !tags.contains(&name.as_str()) {
+            tags.push(name);
+        }
+    }
+    if !tags.is_empty() {
+        dropped.push(format!(
+            "tags CSV has no column for: {}",
+            xq_core::text::visible(&tags.join(", "))
+        ));
+    }
     for (g, game) in games.iter().enumerate() {
         let (game, cut) = playable(game);
         if let Some(cut) = cut {
@@ -311,7 +323,7 @@ pub fn write_csv(games: &[Game]) -> Written {
                 ),
                 write_move(p, m, Notation::Wxf),
                 p.fen(),
-                node.comment.clone().unwrap_or_default(),
+                xq_core::text::csv_cell(node.comment.as_deref().unwrap_or_default()).into_owned(),
             ]);
             play(&mut pos, node);
         }

@@ -15,6 +15,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use xq_core::text::{visible, visible_path};
 use xq_notation::{ChineseStyle, Notation, Script};
 use xq_record::{
     Encoding, Game, GameStream, ReadErrorKind,
@@ -59,7 +60,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
             || files.iter().any(|f| f.found));
     if to_dir {
         fs::create_dir_all(&args.out).map_err(|source| CliError::Io {
-            context: format!("cannot create {}", args.out.display()),
+            context: format!("cannot create {}", visible_path(&args.out)),
             source,
         })?;
     }
@@ -208,15 +209,19 @@ fn convert_one(
     let stream = match GameStream::open(&input.path, args.input.options()) {
         Ok(stream) => stream,
         Err(e) if e.kind == ReadErrorKind::Io => {
-            writeln!(out, "{name}: cannot read it: {}", e.message)?;
+            writeln!(out, "{name}: cannot read it: {}", visible(&e.message))?;
             return Ok(ExitStatus::Io);
         }
         Err(e) if input.may_not_be_a_record() => {
-            writeln!(out, "{name}: skipped: not a game record ({})", e.message)?;
+            writeln!(
+                out,
+                "{name}: skipped: not a game record ({})",
+                visible(&e.message)
+            )?;
             return Ok(ExitStatus::Success);
         }
         Err(e) => {
-            writeln!(out, "{name}: cannot be read: {e}")?;
+            writeln!(out, "{name}: cannot be read: {}", visible(&e.to_string()))?;
             return Ok(ExitStatus::Invalid);
         }
     };
@@ -263,7 +268,7 @@ fn convert_one(
     if games.is_empty() {
         writeln!(out, "{name}: no game to write")?;
         for note in &notes {
-            writeln!(out, "  {note}")?;
+            writeln!(out, "  {}", visible(note))?;
         }
         return Ok(worse(status, ExitStatus::Invalid));
     }
@@ -321,7 +326,7 @@ fn convert_one(
             writeln!(
                 out,
                 "{name} -> {}: not written: that is the input {input} of this run",
-                path.display()
+                visible_path(&path)
             )?;
             status = worse(status, ExitStatus::Invalid);
             continue;
@@ -330,7 +335,7 @@ fn convert_one(
             writeln!(
                 out,
                 "{name} -> {}: not written: this run wrote it from {from}",
-                path.display()
+                visible_path(&path)
             )?;
             status = worse(status, ExitStatus::Invalid);
             continue;
@@ -340,7 +345,7 @@ fn convert_one(
             writeln!(
                 out,
                 "{name} -> {}: exists, kept (--skip-existing)",
-                path.display()
+                visible_path(&path)
             )
         };
         if args.skip_existing && exists {
@@ -351,9 +356,13 @@ fn convert_one(
             Ok(_) => {
                 run.written.insert(path.clone(), name.clone());
                 let games_word = if count == 1 { "game" } else { "games" };
-                writeln!(out, "{name} -> {}: {count} {games_word}", path.display())?;
+                writeln!(
+                    out,
+                    "{name} -> {}: {count} {games_word}",
+                    visible_path(&path)
+                )?;
                 for d in &w.dropped {
-                    writeln!(out, "  dropped: {d}")?;
+                    writeln!(out, "  dropped: {}", visible(d))?;
                 }
             }
             // Another run wrote it meanwhile: as good as found.
@@ -364,18 +373,18 @@ fn convert_one(
                 writeln!(
                     out,
                     "{name}: {} exists; not replaced (--force replaces it, --skip-existing keeps it quietly)",
-                    path.display()
+                    visible_path(&path)
                 )?;
                 status = worse(status, ExitStatus::Invalid);
             }
             Err(e) => {
-                writeln!(out, "{name}: cannot write {}: {e}", path.display())?;
+                writeln!(out, "{name}: cannot write {}: {e}", visible_path(&path))?;
                 status = worse(status, ExitStatus::Io);
             }
         }
     }
     for note in &notes {
-        writeln!(out, "  {note}")?;
+        writeln!(out, "  {}", visible(note))?;
     }
     Ok(status)
 }

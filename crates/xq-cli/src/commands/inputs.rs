@@ -20,7 +20,8 @@ pub(crate) const SHARED_EXTENSIONS: &[&str] = &["txt", "json", "htm", "html"];
 pub(crate) struct Input {
     /// The file.
     pub(crate) path: PathBuf,
-    /// The path for reports: as given, or the directory argument joined with the path below it.
+    /// The path for reports: as given, or the directory argument joined with the path below it;
+    /// control characters and bytes that are not UTF-8 escaped (`xq_core::text::visible_path`).
     pub(crate) display: String,
     /// The path below the directory argument (the file name for a file argument).
     pub(crate) relative: PathBuf,
@@ -64,7 +65,7 @@ pub(crate) fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<Missing>) {
                         .strip_prefix(path)
                         .map_or_else(|_| file.clone(), Path::to_path_buf);
                     Input {
-                        display: file.display().to_string(),
+                        display: xq_core::text::visible_path(&file),
                         path: file,
                         relative,
                         found: true,
@@ -73,12 +74,12 @@ pub(crate) fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<Missing>) {
             }
             Ok(_) => inputs.push(Input {
                 path: path.clone(),
-                display: path.display().to_string(),
+                display: xq_core::text::visible_path(path),
                 relative: path.file_name().map_or_else(|| path.clone(), PathBuf::from),
                 found: false,
             }),
             Err(error) => missing.push(Missing {
-                display: path.display().to_string(),
+                display: xq_core::text::visible_path(path),
                 error,
             }),
         }
@@ -92,7 +93,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, missing: &mut Vec<Missing>) {
         Ok(entries) => entries,
         Err(error) => {
             missing.push(Missing {
-                display: dir.display().to_string(),
+                display: xq_core::text::visible_path(dir),
                 error,
             });
             return;
@@ -105,7 +106,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, missing: &mut Vec<Missing>) {
         match entry {
             Ok(entry) => listed.push((entry.file_name(), entry)),
             Err(error) => missing.push(Missing {
-                display: dir.display().to_string(),
+                display: xq_core::text::visible_path(dir),
                 error,
             }),
         }

@@ -48,22 +48,57 @@ pub(crate) fn parse_fen(text: &str, lenient: bool) -> Result<xq_core::Position, 
 }
 
 /// A FEN error for people: the FEN, each syntax problem with a caret under its place, then each
-/// rule the position breaks.
+/// rule the position breaks. At most [`xq_core::fen::REPORTED`] problems are shown (then how many
+/// more), a long FEN is shown as a window around each problem, and control characters in it are
+/// shown escaped (see `xq_core::text`).
 pub(crate) fn describe_fen_error(text: &str, err: &xq_core::FenError) -> String {
+    use xq_core::{fen::REPORTED, text::visible};
+    // A FEN up to SHORT characters is shown whole; a longer one as CONTEXT characters either side.
+    const SHORT: usize = 120;
+    let long = text.chars().count() > SHORT;
+    let context = if long { 40 } else { SHORT };
     let mut message = String::from("invalid FEN\n");
-    for problem in &err.syntax {
-        message.push_str(&format!("  {text}\n"));
-        let lead: String = text[..problem.span.start.min(text.len())]
+    for problem in err.syntax.iter().take(REPORTED) {
+        let start = problem.span.start.min(text.len());
+        let start = (0..=start)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        let before: Vec<(usize, char)> = text[..start].char_indices().collect();
+        let from = before.len().saturating_sub(context);
+        let from_byte = before.get(from).map_or(start, |&(i, _)| i);
+        let to_byte = text[start..]
+            .char_indices()
+            .nth(context)
+            .map_or(text.len(), |(i, _)| start + i);
+        let lead_text = format!(
+            "{}{}",
+            if from_byte > 0 { "…" } else { "" },
+            visible(&text[from_byte..start])
+        );
+        let shown = format!(
+            "{lead_text}{}{}",
+            visible(&text[start..to_byte]),
+            if to_byte < text.len() { "…" } else { "" }
+        );
+        message.push_str(&format!("  {shown}\n"));
+        let lead: String = lead_text
             .chars()
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         let width = text
             .get(problem.span.clone())
-            .map_or(1, |s| s.chars().count().max(1));
-        message.push_str(&format!("  {lead}{} {problem}\n", "^".repeat(width)));
+            .map_or(1, |s| visible(s).chars().count().clamp(1, context));
+        let said = xq_core::fen::cut(&problem.to_string(), xq_core::fen::REPORTED_LEN);
+        message.push_str(&format!("  {lead}{} {said}\n", "^".repeat(width)));
     }
-    for problem in &err.position {
+    let shown_syntax = err.syntax.len().min(REPORTED);
+    for problem in err.position.iter().take(REPORTED - shown_syntax) {
         message.push_str(&format!("  - {problem}\n"));
+    }
+    let all = err.syntax.len() + err.position.len();
+    if all > REPORTED {
+        message.push_str(&format!("  … and {} more problems\n", all - REPORTED));
     }
     if err.is_only_implausible() {
         message.push_str("  (only implausible problems: --lenient accepts this position)\n");

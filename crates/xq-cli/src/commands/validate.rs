@@ -303,6 +303,12 @@ impl<'o> Reporter<'o> {
         }
     }
 
+    /// A line of the text report: control characters from the files shown, not acted on.
+    fn say(&mut self, line: &str) -> Result<(), CliError> {
+        writeln!(self.out, "{}", xq_core::text::visible(line))?;
+        Ok(())
+    }
+
     fn header(&mut self) -> Result<(), CliError> {
         if self.format == ReportFormat::Csv {
             let header = [
@@ -326,15 +332,20 @@ impl<'o> Reporter<'o> {
             ReportFormat::Csv => {
                 let e = row.error;
                 let opt = |v: Option<String>| v.unwrap_or_default();
+                // Text from the files: shown (no control characters) and never a formula.
+                let text = |v: Option<&str>| {
+                    let v = v.unwrap_or_default();
+                    xq_core::text::csv_cell(&xq_core::text::visible(v)).into_owned()
+                };
                 let record = [
-                    row.file.to_owned(),
+                    text(Some(row.file)),
                     opt(row.game.map(|g| g.to_string())),
                     row.ok.to_string(),
                     opt(e.and_then(|e| e.ply).map(|p| p.to_string())),
                     opt(e.map(|e| e.kind.to_owned())),
-                    opt(e.and_then(|e| e.text.clone())),
-                    opt(e.map(|e| e.message.clone())),
-                    opt(e.and_then(|e| e.fen.clone())),
+                    text(e.and_then(|e| e.text.as_deref())),
+                    text(e.map(|e| e.message.as_str())),
+                    text(e.and_then(|e| e.fen.as_deref())),
                     opt(e.and_then(|e| e.line).or(row.line).map(|l| l.to_string())),
                 ];
                 self.out.write_all(&csv_record(&record)?)?;
@@ -353,11 +364,10 @@ impl<'o> Reporter<'o> {
         }
         if self.format == ReportFormat::Text {
             let place = place(None, failure.line, failure.offset);
-            writeln!(
-                self.out,
+            self.say(&format!(
                 "{file}{place}: cannot be read: {} [{}]",
                 failure.message, failure.kind
-            )?;
+            ))?;
             return Ok(());
         }
         let row = Row {
@@ -382,7 +392,7 @@ impl<'o> Reporter<'o> {
             FileResult::Skipped(why) => {
                 self.summary.skipped_files += 1;
                 if self.format == ReportFormat::Text {
-                    writeln!(self.out, "{}: skipped: {why}", input.display)?;
+                    self.say(&format!("{}: skipped: {why}", input.display))?;
                 }
                 Ok(())
             }
@@ -456,20 +466,18 @@ impl<'o> Reporter<'o> {
             match failure.ply {
                 None => {
                     let place = place(Some(number), failure.line, failure.offset);
-                    writeln!(
-                        self.out,
+                    self.say(&format!(
                         "{file}{place}: cannot be read: {} [{}]",
                         failure.message, failure.kind
-                    )?;
+                    ))?;
                 }
                 Some(0) => {
-                    writeln!(
-                        self.out,
+                    self.say(&format!(
                         "{file}: game {number}: bad start position: {} [{}]",
                         failure.message, failure.kind
-                    )?;
+                    ))?;
                     if let Some(fen) = &failure.fen {
-                        writeln!(self.out, "  FEN: {fen}")?;
+                        self.say(&format!("  FEN: {}", xq_core::fen::cut(fen, 200)))?;
                     }
                 }
                 Some(ply) => {
@@ -479,19 +487,21 @@ impl<'o> Reporter<'o> {
                         .unwrap_or_default();
                     let text = failure.text.as_deref().unwrap_or("?");
                     let within = variation_words(&failure.variation);
-                    writeln!(
-                        self.out,
+                    self.say(&format!(
                         "{file}: game {number}{line}: ply {ply}{within}, {text}: {} [{}]",
                         failure.message, failure.kind
-                    )?;
+                    ))?;
                     if let Some(fen) = &failure.fen {
-                        writeln!(self.out, "  position before: {fen}")?;
+                        self.say(&format!(
+                            "  position before: {}",
+                            xq_core::fen::cut(fen, 200)
+                        ))?;
                     }
                 }
             }
         }
         for warning in &game.warnings {
-            writeln!(self.out, "{file}: game {number}: warning: {warning}")?;
+            self.say(&format!("{file}: game {number}: warning: {warning}"))?;
         }
         Ok(())
     }
