@@ -29,8 +29,10 @@ fuzz_target!(|data: &[u8]| {
     w.write_record([cell.as_str(), "x"]).expect("in memory");
     let bytes = w.into_inner().expect("in memory");
     let back = cells(&bytes);
-    assert_eq!(back[0][0], cell);
-    assert!(!back[0][0].starts_with(FORMULA), "{cell:?}");
+    // A CSV reader drops a byte-order mark at the start of the file.
+    let first = back[0][0].trim_start_matches('\u{feff}');
+    assert_eq!(first, cell.trim_start_matches('\u{feff}'));
+    assert!(!first.starts_with(FORMULA), "{cell:?}");
     // `convert --to csv` of the games the bytes hold: the comment column is neutralised.
     if let Ok(records) = xq_record::read(data, Some("pgn"), xq_record::ReadOptions::default()) {
         let mut games: Vec<_> = records.games.into_iter().filter_map(Result::ok).collect();
@@ -40,6 +42,7 @@ fuzz_target!(|data: &[u8]| {
         let written = xq_record::write::write_csv(&games);
         for row in cells(&written.bytes).iter().skip(1) {
             if let Some(comment) = row.get(7) {
+                let comment = comment.trim_start_matches(['\u{feff}', '\u{200b}']);
                 assert!(!comment.starts_with(FORMULA), "{comment:?}");
             }
         }

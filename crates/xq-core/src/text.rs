@@ -75,7 +75,11 @@ const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 /// leading `'`, so that a spreadsheet shows it as text instead of running it as a formula
 /// (OWASP's advice for CSV injection). Numbers written by xq itself are not passed through this.
 pub fn csv_cell(text: &str) -> Cow<'_, str> {
-    if text.starts_with(FORMULA_STARTS) {
+    // Invisible characters in front (a byte-order mark, which CSV readers drop) do not hide one.
+    if text
+        .trim_start_matches(['\u{feff}', '\u{200b}'])
+        .starts_with(FORMULA_STARTS)
+    {
         Cow::Owned(format!("'{text}"))
     } else {
         Cow::Borrowed(text)
@@ -106,6 +110,7 @@ mod tests {
         }
         assert_eq!(csv_cell("炮二平五"), "炮二平五");
         assert_eq!(csv_cell("a=1"), "a=1");
+        assert_eq!(csv_cell("\u{feff}=1"), "'\u{feff}=1");
     }
 
     #[cfg(unix)]

@@ -321,9 +321,15 @@ impl TextDecoder {
     /// replacements.
     fn decode_piece(&mut self, bytes: &[u8], encoding: Encoding, at_start: bool) -> String {
         let (text, had_errors) = if at_start {
-            self.bom = encoding_rs::Encoding::for_bom(bytes).map_or(0, |(_, len)| len);
-            let (text, _, had_errors) = encoding.decoder().decode(bytes);
-            (text, had_errors)
+            // Only this encoding's own byte-order mark is dropped: another's never switches the
+            // decoding (a given encoding is the encoding).
+            self.bom = match encoding_rs::Encoding::for_bom(bytes) {
+                Some((found, len)) if found == encoding.decoder() => len,
+                _ => 0,
+            };
+            encoding
+                .decoder()
+                .decode_without_bom_handling(&bytes[self.bom..])
         } else {
             encoding.decoder().decode_without_bom_handling(bytes)
         };

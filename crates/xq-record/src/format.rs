@@ -219,12 +219,13 @@ pub(crate) fn read_with(
 ) -> Result<Records, ReadError> {
     let binary = is_binary(bytes);
     let forced_binary = options.format.is_some_and(|f| !f.is_text());
-    let (encoding, text) = if binary || forced_binary {
-        (None, None)
+    let (encoding, text, bom) = if binary || forced_binary {
+        (None, None, 0)
     } else {
         let enc = options.encoding.unwrap_or_else(|| encoding::detect(bytes));
         let mut decoder = encoding::TextDecoder::new(enc, options.encoding.is_none());
-        (Some(enc), Some(decoder.decode(bytes)))
+        let text = decoder.decode(bytes);
+        (Some(enc), Some(text), decoder.bom_len())
     };
     let format = match options.format {
         Some(format) => format,
@@ -258,19 +259,12 @@ pub(crate) fn read_with(
             .map(Ok)
             .collect(),
         Format::Txt => txt::read_txt(text_or_err()?),
-        Format::Pgn => {
-            let bom = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-                3
-            } else {
-                0
-            };
-            stream::pgn_games(
-                text_or_err()?,
-                encoding.unwrap_or(Encoding::Utf8),
-                bom,
-                max_game,
-            )
-        }
+        Format::Pgn => stream::pgn_games(
+            text_or_err()?,
+            encoding.unwrap_or(Encoding::Utf8),
+            bom,
+            max_game,
+        ),
     };
     Ok(Records {
         format,

@@ -730,4 +730,25 @@ mod tests {
         assert_eq!(err.kind, ReadErrorKind::TooLarge);
         assert!(streamed[1..].iter().all(Result::is_ok));
     }
+
+    #[test]
+    fn another_encodings_mark_never_switches_the_decoding() {
+        // Found by the pgn_stream fuzzer: with UTF-8 given, a UTF-16 byte-order mark made the
+        // whole file UTF-16 when read whole, and only the first piece when streamed.
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend_from_slice(pgn(40).as_bytes());
+        let options = ReadOptions {
+            encoding: Some(Encoding::Utf8),
+            format: Some(Format::Pgn),
+        };
+        let limits = Limits {
+            head: 8,
+            chunk: 129,
+            ..Limits::default()
+        };
+        let (whole, streamed) = both(&bytes, options, limits);
+        assert_eq!(streamed, whole);
+        // The two bytes are no UTF-8: a game of their own, said as U+FFFD, then the 40.
+        assert_eq!(whole.unwrap().len(), 41);
+    }
 }
