@@ -503,3 +503,63 @@ fn perft_depth_is_capped() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("0..=32"), "{}", run.stderr);
 }
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_a_walked_directory_are_listed_not_followed() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("secret.pgn");
+    fs::write(&outside, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir(&dir).unwrap();
+    copy("records/ours/variations.pgn", &dir.join("a.pgn"));
+    symlink(dir.join("a.pgn"), dir.join("b-inside.pgn")).unwrap();
+    symlink(&outside, dir.join("c-outside.pgn")).unwrap();
+    symlink(dir.join("nowhere.pgn"), dir.join("d-dangling.pgn")).unwrap();
+    symlink(dir.join("e-loop.pgn"), dir.join("e-loop.pgn")).unwrap();
+    symlink(tmp.path(), dir.join("f-up")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(dir.join("g-fifo.pgn"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let d = dir.to_str().unwrap();
+    let run = xq(&["validate", d, "-q"]);
+    assert!(!run.stdout.contains("root:x"), "{}", run.stdout);
+    let mut said = scrub(&run.stdout, tmp.path());
+    if !fifo {
+        said = said.replace(
+            "TMP/games/g-fifo.pgn: skipped: not a regular file (a FIFO, socket or device)\n",
+            "",
+        );
+    }
+    insta::assert_snapshot!("links", said);
+    let rows = support::jsonl(&xq(&["validate", d, "-q", "--report", "jsonl"]));
+    let skipped = rows
+        .iter()
+        .filter(|r| r["error"]["kind"] == "skipped")
+        .count();
+    assert_eq!(skipped, 4 + usize::from(fifo));
+    // --follow reads what the links lead to (the secret is then a file that is no record).
+    let run = xq(&["validate", d, "-q", "--follow"]);
+    assert!(run.stdout.contains("c-outside.pgn"), "{}", run.stdout);
+    assert!(
+        !run.stdout.contains("out of the directory"),
+        "{}",
+        run.stdout
+    );
+    // Named, a link is read as the file it names, as when found inside the directory.
+    let named = support::jsonl(&xq(&[
+        "validate",
+        dir.join("b-inside.pgn").to_str().unwrap(),
+        "-q",
+        "--report",
+        "jsonl",
+    ]));
+    let found: Vec<_> = rows
+        .iter()
+        .filter(|r| r["file"].as_str().unwrap().ends_with("b-inside.pgn"))
+        .collect();
+    assert_eq!(named.len(), found.len());
+    assert_eq!(named[0]["ok"], found[0]["ok"]);
+}

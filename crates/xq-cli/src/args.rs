@@ -418,6 +418,10 @@ pub(crate) struct ValidateArgs {
     /// No progress bar and no timing line on standard error.
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Follow symbolic links found in directories to wherever they point (by default a link
+    /// leading out of the directory given is listed as skipped).
+    #[arg(long)]
+    pub(crate) follow: bool,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }
@@ -488,6 +492,10 @@ pub(crate) struct ConvertArgs {
     /// Leave outputs that already exist as they are (to finish an interrupted batch).
     #[arg(long)]
     pub(crate) skip_existing: bool,
+    /// Follow symbolic links found in directories to wherever they point (by default a link
+    /// leading out of the directory given is listed as skipped).
+    #[arg(long)]
+    pub(crate) follow: bool,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }

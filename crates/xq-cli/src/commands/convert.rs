@@ -40,11 +40,18 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
     } else {
         out
     };
-    let (files, missing) = inputs::collect(&args.inputs);
+    let inputs::Collected {
+        files,
+        missing,
+        skipped,
+    } = inputs::collect(&args.inputs, args.follow);
     let mut status = ExitStatus::Success;
     for m in &missing {
         writeln!(out, "{}: cannot read it: {}", m.display, m.error)?;
         status = worse(status, ExitStatus::Io);
+    }
+    for s in &skipped {
+        writeln!(out, "{}: skipped: {}", s.display, s.why)?;
     }
     // A device, FIFO or `-` takes every output, one after the other, as a stream.
     let stream = args.out.as_os_str() == "-"
@@ -81,7 +88,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
         let done = convert_one(args, input, target, to_dir, &mut run, out)?;
         status = worse(status, done);
     }
-    if files.is_empty() && missing.is_empty() {
+    if files.is_empty() && missing.is_empty() && skipped.is_empty() {
         return Err(CliError::Invalid(
             "no record files found in the inputs".to_owned(),
         ));

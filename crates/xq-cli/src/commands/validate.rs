@@ -50,9 +50,16 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
         })?;
     // A reader per worker, its syntax cache warm across files.
     let readers = ReaderPool::new(pool.current_num_threads(), mode);
-    let (files, missing) = inputs::collect(&args.paths);
+    let inputs::Collected {
+        files,
+        missing,
+        skipped,
+    } = inputs::collect(&args.paths, args.follow);
     let mut report = Reporter::new(args.report, out);
     report.header()?;
+    for s in &skipped {
+        report.skipped_entry(&s.display, &s.why)?;
+    }
     for m in &missing {
         let failure = Failure {
             ply: None,
@@ -355,6 +362,27 @@ impl<'o> Reporter<'o> {
         Ok(())
     }
 
+    /// An entry of a directory that is not read (a link out of it, a FIFO …): listed in every
+    /// report format (a row with `ok: false` and kind `skipped` in the machine formats), counted
+    /// as skipped, not as a failure.
+    fn skipped_entry(&mut self, file: &str, why: &str) -> Result<(), CliError> {
+        self.summary.skipped_files += 1;
+        if self.format == ReportFormat::Text {
+            return self.say(&format!("{file}: skipped: {why}"));
+        }
+        let failure = Failure {
+            ply: None,
+            kind: "skipped",
+            message: why.to_owned(),
+            text: None,
+            fen: None,
+            line: None,
+            offset: None,
+            variation: Vec::new(),
+        };
+        self.file_row(file, &failure)
+    }
+
     /// A file that gives no games.
     fn file_failure(&mut self, file: &str, failure: &Failure) -> Result<(), CliError> {
         self.summary.files += 1;
@@ -370,6 +398,11 @@ impl<'o> Reporter<'o> {
             ))?;
             return Ok(());
         }
+        self.file_row(file, failure)
+    }
+
+    /// The machine-readable row of a file that gives no game.
+    fn file_row(&mut self, file: &str, failure: &Failure) -> Result<(), CliError> {
         let row = Row {
             file,
             game: None,
@@ -527,7 +560,7 @@ impl<'o> Reporter<'o> {
                     ));
                 }
                 if s.skipped_files > 0 {
-                    line.push_str(&format!("; {} skipped (not game records)", s.skipped_files));
+                    line.push_str(&format!("; {} skipped", s.skipped_files));
                 }
                 if s.games_with_warnings > 0 {
                     line.push_str(&format!("; {} with warnings", s.games_with_warnings));
