@@ -563,3 +563,22 @@ fn links_out_of_a_walked_directory_are_listed_not_followed() {
     assert_eq!(named.len(), found.len());
     assert_eq!(named[0]["ok"], found[0]["ok"]);
 }
+
+#[test]
+fn the_json_report_is_streamed_as_the_document_it_was() {
+    for path in [
+        "fixtures/records/ours",
+        "fixtures/bad",
+        "fixtures/bad/fens.fen",
+    ] {
+        let run = xq(&["validate", path, "-q", "--report", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert!(doc["games"].is_array() && doc["summary"]["files"].is_number());
+        // Exactly what serde writes for the whole document (rows and summary as values).
+        assert_eq!(
+            run.stdout,
+            format!("{}\n", serde_json::to_string_pretty(&doc).unwrap()),
+            "{path}"
+        );
+    }
+}

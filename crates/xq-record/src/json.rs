@@ -133,17 +133,72 @@ fn nesting(text: &str) -> usize {
 
 /// Writes games as a JSON document.
 pub fn write_json(games: &[Game]) -> String {
-    let doc = DocumentRef {
-        format: "xq-games",
-        version: 1,
-        games,
-    };
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    let mut out = String::from(JSON_HEAD);
+    for (i, game) in games.iter().enumerate() {
+        out.push_str(&json_game(game, i == 0));
+    }
+    out.push_str(json_tail(!games.is_empty()));
+    out
 }
 
+/// The start of a JSON document, up to its list of games: a document can be written a game at a
+/// time ([`json_game`], then [`json_tail`]), as [`write_json`] does.
+pub const JSON_HEAD: &str = "{\n  \"format\": \"xq-games\",\n  \"version\": 1,\n  \"games\": [";
+
+/// One game of a JSON document (`first` if no game comes before it).
+pub fn json_game(game: &Game, first: bool) -> String {
+    let body = serde_json::to_string_pretty(game).unwrap_or_default();
+    let mut out = String::from(if first { "\n" } else { ",\n" });
+    for (i, line) in body.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("    ");
+        out.push_str(line);
+    }
+    out
+}
+
+/// The end of a JSON document (`any`: whether it holds games).
+pub const fn json_tail(any: bool) -> &'static str {
+    if any { "\n  ]\n}" } else { "]\n}" }
+}
+
+#[cfg(test)]
 #[derive(Serialize)]
 struct DocumentRef<'a> {
     format: &'static str,
     version: u32,
     games: &'a [Game],
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn written_a_game_at_a_time_is_serdes_document() {
+        for n in [0, 1, 3] {
+            let games: Vec<Game> = (0..n)
+                .map(|i| {
+                    let mut g = Game::default();
+                    g.set_tag("Event", format!("g{i}\nline"));
+                    g.comment = Some("a \"quoted\"\ncomment".to_owned());
+                    g.moves.push(crate::game::Node::text("炮二平五"));
+                    g
+                })
+                .collect();
+            let doc = DocumentRef {
+                format: "xq-games",
+                version: 1,
+                games: &games,
+            };
+            assert_eq!(
+                write_json(&games),
+                serde_json::to_string_pretty(&doc).unwrap()
+            );
+        }
+    }
 }

@@ -270,6 +270,12 @@ fn pgn_line(
 /// fen_before, comment), the game numbered from 1. Variations, comments before moves and moves
 /// that do not replay are dropped (and said).
 pub fn write_csv(games: &[Game]) -> Written {
+    write_csv_part(games, 0, true)
+}
+
+/// As [`write_csv`], for games numbered from `first + 1` (a file written a batch at a time), the
+/// header only if `header`.
+pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
     let mut csv = csv::Writer::from_writer(Vec::new());
     let mut rows = vec![
         [
@@ -301,7 +307,7 @@ pub fn write_csv(games: &[Game]) -> Written {
     for (g, game) in games.iter().enumerate() {
         let (game, cut) = playable(game);
         if let Some(cut) = cut {
-            dropped.push(format!("game {}: {cut}", g + 1));
+            dropped.push(format!("game {}: {cut}", first + g + 1));
         }
         befores += usize::from(game.comment.is_some());
         let mut pos = start_position(&game).ok().map(|(p, _)| p);
@@ -312,7 +318,7 @@ pub fn write_csv(games: &[Game]) -> Written {
                 break;
             };
             rows.push([
-                (g + 1).to_string(),
+                (first + g + 1).to_string(),
                 (i + 1).to_string(),
                 p.turn().name().to_owned(),
                 m.to_string(),
@@ -328,7 +334,7 @@ pub fn write_csv(games: &[Game]) -> Written {
             play(&mut pos, node);
         }
     }
-    for row in &rows {
+    for row in rows.iter().skip(usize::from(!header)) {
         // Writing to memory cannot fail.
         let _ = csv.write_record(row);
     }

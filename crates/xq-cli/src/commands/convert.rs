@@ -25,7 +25,7 @@ use xq_record::{
 
 use super::{
     inputs::{self, Input},
-    output::{Replace, write_output},
+    output::{Output, Replace},
 };
 use crate::{
     CliError, ExitStatus,
@@ -202,7 +202,92 @@ const fn extension(to: TargetFormat) -> &'static str {
     }
 }
 
-/// Converts one input file to `target`; says on `out` what it did.
+/// Games converted together: memory holds a batch, whatever the input's size.
+const BATCH: usize = 256;
+
+/// The readable games of one input, one by one, each resolved; what cannot be read is noted.
+struct Games<'s> {
+    stream: GameStream<'s>,
+    index: usize,
+    notes: Vec<String>,
+    status: ExitStatus,
+}
+
+impl Games<'_> {
+    /// The next game that reads (its number from 1), noting those that do not.
+    fn next_game(&mut self) -> Option<(usize, Game)> {
+        loop {
+            let item = self.stream.next()?;
+            self.index += 1;
+            let i = self.index;
+            match item {
+                Ok(mut game) => {
+                    if let Some(where_) = xq_record::validate::undecodable(&game) {
+                        self.notes.push(format!(
+                            "game {i}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)"
+                        ));
+                    }
+                    write::resolve_all(&mut game);
+                    return Some((i, game));
+                }
+                Err(e) => {
+                    let mut place = Vec::new();
+                    place.extend(e.line.map(|l| format!("line {l}")));
+                    place.extend(e.offset.map(|o| format!("byte {o}")));
+                    let place = if place.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", place.join(", "))
+                    };
+                    self.notes.push(format!(
+                        "game {i} cannot be read and is not written{place}: {}",
+                        e.message
+                    ));
+                    self.status = ExitStatus::Invalid;
+                }
+            }
+        }
+    }
+}
+
+/// Merges what a batch's writer dropped into what the output dropped so far: `game N:` lines
+/// renumbered from `first`, counts (`3 comment(s)`) added up, other lines once.
+fn merge_dropped(all: &mut Vec<String>, batch: Vec<String>, first: usize) {
+    for line in batch {
+        if let Some(rest) = line.strip_prefix("game ")
+            && let Some((n, tail)) = rest.split_once(':')
+            && let Ok(n) = n.parse::<usize>()
+        {
+            all.push(format!("game {}:{tail}", n + first));
+            continue;
+        }
+        if let Some((n, tail)) = line.split_once(' ')
+            && let Ok(n) = n.parse::<usize>()
+        {
+            let same = all.iter_mut().find(|l| {
+                l.split_once(' ')
+                    .is_some_and(|(m, t)| t == tail && m.parse::<usize>().is_ok())
+            });
+            match same {
+                Some(l) => {
+                    let m: usize = l
+                        .split_once(' ')
+                        .and_then(|(m, _)| m.parse().ok())
+                        .unwrap_or(0);
+                    *l = format!("{} {tail}", m + n);
+                }
+                None => all.push(line),
+            }
+            continue;
+        }
+        if !all.contains(&line) {
+            all.push(line);
+        }
+    }
+}
+
+/// Converts one input file to `target`; says on `out` what it did. Games are read, converted and
+/// written a batch at a time, so memory does not grow with the input.
 fn convert_one(
     args: &ConvertArgs,
     input: &Input,
@@ -233,167 +318,244 @@ fn convert_one(
         }
     };
     let not_games = stream.not_games().len();
-    let records = stream;
-    let mut status = ExitStatus::Success;
-    let mut games: Vec<Game> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
-    for (i, item) in records.enumerate() {
-        match item {
-            Ok(mut game) => {
-                if let Some(where_) = xq_record::validate::undecodable(&game) {
-                    notes.push(format!(
-                        "game {}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)",
-                        i + 1
-                    ));
-                }
-                write::resolve_all(&mut game);
-                games.push(game);
-            }
-            Err(e) => {
-                let mut place = Vec::new();
-                place.extend(e.line.map(|l| format!("line {l}")));
-                place.extend(e.offset.map(|o| format!("byte {o}")));
-                let place = if place.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", place.join(", "))
-                };
-                notes.push(format!(
-                    "game {} cannot be read and is not written{place}: {}",
-                    i + 1,
-                    e.message
-                ));
-                status = ExitStatus::Invalid;
-            }
-        }
-    }
-    if not_games > 0 {
-        notes.push(format!(
-            "{not_games} library entries that are not games (section titles) are not written"
-        ));
-    }
-    if games.is_empty() {
+    let mut games = Games {
+        stream,
+        index: 0,
+        notes: Vec::new(),
+        status: ExitStatus::Success,
+    };
+    let Some(first) = games.next_game() else {
         writeln!(out, "{name}: no game to write")?;
-        for note in &notes {
+        for note in &games.notes {
             writeln!(out, "  {}", visible(note))?;
         }
-        return Ok(worse(status, ExitStatus::Invalid));
-    }
-    let encoding = match args.out_encoding {
-        OutEncoding::Utf8 => Encoding::Utf8,
-        OutEncoding::Gbk => Encoding::Gbk,
+        return Ok(worse(games.status, ExitStatus::Invalid));
     };
-    let notation = notation(args.notation);
-    // One output per input; for XQF, one per game.
-    let one = |w: Written| vec![(target.clone(), w, games.len())];
-    let outputs: Vec<(PathBuf, Written, usize)> = match args.to {
-        TargetFormat::Pgn => one(write::write_pgn(&games, PgnOptions { notation, encoding })),
-        TargetFormat::Dhtmlxq => one(recode(write::write_dhtmlxq(&games), encoding)),
-        TargetFormat::Json => one(write::write_json(&games)),
-        TargetFormat::Csv => one(recode(write::write_csv(&games), encoding)),
-        TargetFormat::Txt => one(recode(write::write_txt(&games, notation), encoding)),
-        TargetFormat::Xqf => {
-            let version = match args.xqf {
-                XqfFlavour::Plain => XqfVersion::Plain,
-                XqfFlavour::Encrypted => XqfVersion::Encrypted,
-            };
-            if games.len() > 1 && !to_dir {
-                writeln!(
-                    out,
-                    "{name}: {} games, and an XQF file holds one: give a directory to --out",
-                    games.len()
-                )?;
-                return Ok(ExitStatus::Invalid);
-            }
-            let many = games.len() > 1;
-            games
-                .iter()
-                .enumerate()
-                .map(|(i, g)| {
-                    (
-                        if many {
-                            numbered(&target, i + 1)
-                        } else {
-                            target.clone()
-                        },
-                        write::write_xqf(g, version),
-                        1,
-                    )
-                })
-                .collect()
-        }
-    };
+    let mut status = ExitStatus::Success;
     let replace = if args.force {
         Replace::Yes
     } else {
         Replace::No
     };
-    for (path, w, count) in outputs {
-        if let Some(input) = file_id(&path).and_then(|id| run.inputs.get(&id)) {
-            writeln!(
-                out,
-                "{name} -> {}: not written: that is the input {input} of this run",
-                visible_path(&path)
-            )?;
-            status = worse(status, ExitStatus::Invalid);
-            continue;
-        }
-        if let Some(from) = run.written.get(&path).filter(|_| !run.stream) {
-            writeln!(
-                out,
-                "{name} -> {}: not written: this run wrote it from {from}",
-                visible_path(&path)
-            )?;
-            status = worse(status, ExitStatus::Invalid);
-            continue;
-        }
-        let exists = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() || m.is_symlink());
-        let kept = |out: &mut dyn Write| {
-            writeln!(
-                out,
-                "{name} -> {}: exists, kept (--skip-existing)",
-                visible_path(&path)
-            )
+    if args.to == TargetFormat::Xqf {
+        // One file per game: `name.xqf`, or `name-001.xqf` … when the input holds several.
+        let version = match args.xqf {
+            XqfFlavour::Plain => XqfVersion::Plain,
+            XqfFlavour::Encrypted => XqfVersion::Encrypted,
         };
-        if args.skip_existing && exists {
-            kept(out)?;
-            continue;
+        let second = games.next_game();
+        if second.is_some() && !to_dir {
+            writeln!(
+                out,
+                "{name}: more than one game, and an XQF file holds one: give a directory to --out"
+            )?;
+            return Ok(ExitStatus::Invalid);
         }
-        match write_output(&path, &w.bytes, replace) {
-            Ok(_) => {
-                run.written.insert(path.clone(), name.clone());
-                let games_word = if count == 1 { "game" } else { "games" };
-                writeln!(
+        let many = second.is_some();
+        let mut next = Some(first);
+        let mut after = second;
+        let mut n = 0;
+        while let Some((_, game)) = next {
+            n += 1;
+            let path = if many {
+                numbered(&target, n)
+            } else {
+                target.clone()
+            };
+            let w = write::write_xqf(&game, version);
+            if let Some(mut output) =
+                open_target(args, name, &path, replace, run, &mut status, out)?
+            {
+                let wrote = output.write_all(&w.bytes);
+                close_target(
+                    args.skip_existing,
+                    name,
+                    &path,
+                    output,
+                    wrote,
+                    1,
+                    &w.dropped,
+                    run,
+                    &mut status,
                     out,
-                    "{name} -> {}: {count} {games_word}",
-                    visible_path(&path)
                 )?;
-                for d in &w.dropped {
-                    writeln!(out, "  dropped: {}", visible(d))?;
+            }
+            next = after.take();
+            after = games.next_game();
+        }
+    } else if let Some(mut output) =
+        open_target(args, name, &target, replace, run, &mut status, out)?
+    {
+        let encoding = match args.out_encoding {
+            OutEncoding::Utf8 => Encoding::Utf8,
+            OutEncoding::Gbk => Encoding::Gbk,
+        };
+        let notation = notation(args.notation);
+        let mut dropped = Vec::new();
+        let mut count = 0;
+        let mut pending = Some(first);
+        let mut wrote = Ok(());
+        while let Some(first_of_batch) = pending.take() {
+            let mut batch = vec![first_of_batch.1];
+            while batch.len() < BATCH {
+                match games.next_game() {
+                    Some((_, g)) => batch.push(g),
+                    None => break,
                 }
             }
-            // Another run wrote it meanwhile: as good as found.
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && args.skip_existing => {
-                kept(out)?;
+            let w = match args.to {
+                TargetFormat::Pgn => write::write_pgn(&batch, PgnOptions { notation, encoding }),
+                TargetFormat::Dhtmlxq => recode(write::write_dhtmlxq(&batch), encoding),
+                TargetFormat::Csv => {
+                    recode(write::write_csv_part(&batch, count, count == 0), encoding)
+                }
+                TargetFormat::Txt => recode(write::write_txt(&batch, notation), encoding),
+                TargetFormat::Json | TargetFormat::Xqf => {
+                    let mut text = String::new();
+                    if count == 0 {
+                        text.push_str(xq_record::json::JSON_HEAD);
+                    }
+                    for (i, g) in batch.iter().enumerate() {
+                        text.push_str(&xq_record::json::json_game(g, count + i == 0));
+                    }
+                    Written {
+                        bytes: text.into_bytes(),
+                        dropped: Vec::new(),
+                    }
+                }
+            };
+            merge_dropped(&mut dropped, w.dropped, count);
+            count += batch.len();
+            wrote = output.write_all(&w.bytes);
+            if wrote.is_err() {
+                break;
             }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                writeln!(
-                    out,
-                    "{name}: {} exists; not replaced (--force replaces it, --skip-existing keeps it quietly)",
-                    visible_path(&path)
-                )?;
-                status = worse(status, ExitStatus::Invalid);
-            }
-            Err(e) => {
-                writeln!(out, "{name}: cannot write {}: {e}", visible_path(&path))?;
-                status = worse(status, ExitStatus::Io);
-            }
+            pending = games.next_game();
         }
+        if args.to == TargetFormat::Json && wrote.is_ok() {
+            wrote = output.write_all(xq_record::json::json_tail(count > 0).as_bytes());
+        }
+        close_target(
+            args.skip_existing,
+            name,
+            &target,
+            output,
+            wrote,
+            count,
+            &dropped,
+            run,
+            &mut status,
+            out,
+        )?;
     }
-    for note in &notes {
+    status = worse(status, games.status);
+    if not_games > 0 {
+        games.notes.push(format!(
+            "{not_games} library entries that are not games (section titles) are not written"
+        ));
+    }
+    for note in &games.notes {
         writeln!(out, "  {}", visible(note))?;
     }
     Ok(status)
+}
+
+/// Opens `path` for an output of input `name`, unless it must not be written (an input of the
+/// run, written already by the run, kept by `--skip-existing`, not replaced without `--force`):
+/// then says why and gives `None`.
+fn open_target(
+    args: &ConvertArgs,
+    name: &str,
+    path: &Path,
+    replace: Replace,
+    run: &Run,
+    status: &mut ExitStatus,
+    out: &mut dyn Write,
+) -> Result<Option<Output>, CliError> {
+    let shown = visible_path(path);
+    if let Some(input) = file_id(path).and_then(|id| run.inputs.get(&id)) {
+        writeln!(
+            out,
+            "{name} -> {shown}: not written: that is the input {input} of this run"
+        )?;
+        *status = worse(*status, ExitStatus::Invalid);
+        return Ok(None);
+    }
+    if let Some(from) = run.written.get(path).filter(|_| !run.stream) {
+        writeln!(
+            out,
+            "{name} -> {shown}: not written: this run wrote it from {from}"
+        )?;
+        *status = worse(*status, ExitStatus::Invalid);
+        return Ok(None);
+    }
+    let exists = fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.is_symlink());
+    if args.skip_existing && exists {
+        writeln!(out, "{name} -> {shown}: exists, kept (--skip-existing)")?;
+        return Ok(None);
+    }
+    match Output::create(path, replace) {
+        Ok(output) => Ok(Some(output)),
+        Err(e) => {
+            not_written(args.skip_existing, name, &shown, &e, status, out)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Says why an output was not written.
+fn not_written(
+    skip_existing: bool,
+    name: &str,
+    shown: &str,
+    e: &io::Error,
+    status: &mut ExitStatus,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if e.kind() == io::ErrorKind::AlreadyExists && skip_existing {
+        // Another run wrote it meanwhile: as good as found.
+        writeln!(out, "{name} -> {shown}: exists, kept (--skip-existing)")?;
+    } else if e.kind() == io::ErrorKind::AlreadyExists {
+        writeln!(
+            out,
+            "{name}: {shown} exists; not replaced (--force replaces it, --skip-existing keeps it quietly)"
+        )?;
+        *status = worse(*status, ExitStatus::Invalid);
+    } else {
+        writeln!(out, "{name}: cannot write {shown}: {e}")?;
+        *status = worse(*status, ExitStatus::Io);
+    }
+    Ok(())
+}
+
+/// Completes an output (`wrote`: how writing into it went) and says what it holds.
+#[allow(clippy::too_many_arguments)]
+fn close_target(
+    skip_existing: bool,
+    name: &str,
+    path: &Path,
+    output: Output,
+    wrote: io::Result<()>,
+    count: usize,
+    dropped: &[String],
+    run: &mut Run,
+    status: &mut ExitStatus,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let shown = visible_path(path);
+    let finished = wrote.and_then(|()| output.finish());
+    match finished {
+        Ok(_) => {
+            run.written.insert(path.to_path_buf(), name.to_owned());
+            let games_word = if count == 1 { "game" } else { "games" };
+            writeln!(out, "{name} -> {shown}: {count} {games_word}")?;
+            for d in dropped {
+                writeln!(out, "  dropped: {}", visible(d))?;
+            }
+        }
+        Err(e) => not_written(skip_existing, name, &shown, &e, status, out)?,
+    }
+    Ok(())
 }
 
 /// Text outputs other than PGN are written in UTF-8; re-encodes them if asked.

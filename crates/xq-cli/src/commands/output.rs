@@ -66,50 +66,123 @@ fn install_signal_handler() {
 
 /// Writes `bytes` to `path` as described in the module documentation. `-` is standard output.
 pub(crate) fn write_output(path: &Path, bytes: &[u8], replace: Replace) -> io::Result<Wrote> {
-    if path.as_os_str() == "-" {
-        let mut out = io::stdout().lock();
-        out.write_all(bytes)?;
-        out.flush()?;
-        return Ok(Wrote::Stream);
-    }
-    match fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "it is a directory",
-        )),
-        Ok(meta) if !meta.is_file() => {
-            // A device or FIFO: write into it, never replace it.
-            let mut file = fs::OpenOptions::new().write(true).open(path)?;
-            file.write_all(bytes)?;
-            file.flush()?;
-            Ok(Wrote::Stream)
-        }
-        Ok(_) if replace == Replace::No => Err(io::Error::from(io::ErrorKind::AlreadyExists)),
-        Ok(_) => {
-            // A link to a regular file stays a link: the file it names is replaced.
-            let real = if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-                fs::canonicalize(path)?
-            } else {
-                path.to_path_buf()
-            };
-            replace_atomically(&real, bytes, Replace::Yes).map(|()| Wrote::File)
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            if fs::symlink_metadata(path).is_ok() {
-                // A link to nothing: writing through it would create a file anywhere.
-                return Err(io::Error::new(
-                    io::ErrorKind::AlreadyExists,
-                    "it is a symbolic link to nothing; not followed",
-                ));
-            }
-            replace_atomically(path, bytes, replace).map(|()| Wrote::File)
-        }
-        Err(e) => Err(e),
+    let mut output = Output::create(path, replace)?;
+    output.write_all(bytes)?;
+    output.finish()
+}
+
+/// An output being written, piece by piece: a stream, or a temporary file moved into place by
+/// [`Output::finish`] (dropped unfinished, the temporary file is removed and nothing replaced).
+pub(crate) enum Output {
+    /// Standard output.
+    Stdout(io::Stdout),
+    /// A device or FIFO.
+    Device(fs::File),
+    /// A temporary file, its target, and whether to replace the target.
+    File(tempfile::NamedTempFile, PathBuf, Replace),
+}
+
+impl std::fmt::Debug for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Output::Stdout(_) => "Output::Stdout",
+            Output::Device(_) => "Output::Device",
+            Output::File(..) => "Output::File",
+        })
     }
 }
 
-/// Writes a temporary file beside `path` and moves it to `path`.
-fn replace_atomically(path: &Path, bytes: &[u8], replace: Replace) -> io::Result<()> {
+impl Output {
+    /// Opens `path` for writing as described in the module documentation. Fails with
+    /// `AlreadyExists` if it is a regular file and `replace` is `No`.
+    pub(crate) fn create(path: &Path, replace: Replace) -> io::Result<Output> {
+        if path.as_os_str() == "-" {
+            return Ok(Output::Stdout(io::stdout()));
+        }
+        match fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "it is a directory",
+            )),
+            // A device or FIFO: write into it, never replace it.
+            Ok(meta) if !meta.is_file() => Ok(Output::Device(
+                fs::OpenOptions::new().write(true).open(path)?,
+            )),
+            Ok(_) if replace == Replace::No => Err(io::Error::from(io::ErrorKind::AlreadyExists)),
+            Ok(_) => {
+                // A link to a regular file stays a link: the file it names is replaced.
+                let real = if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+                    fs::canonicalize(path)?
+                } else {
+                    path.to_path_buf()
+                };
+                temporary(&real, Replace::Yes)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if fs::symlink_metadata(path).is_ok() {
+                    // A link to nothing: writing through it would create a file anywhere.
+                    return Err(io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        "it is a symbolic link to nothing; not followed",
+                    ));
+                }
+                temporary(path, replace)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Completes the output: flushes a stream, moves a file into place.
+    pub(crate) fn finish(self) -> io::Result<Wrote> {
+        match self {
+            Output::Stdout(out) => {
+                out.lock().flush()?;
+                Ok(Wrote::Stream)
+            }
+            Output::Device(mut file) => {
+                file.flush()?;
+                Ok(Wrote::Stream)
+            }
+            Output::File(tmp, path, replace) => {
+                let tmp_path = tmp.path().to_path_buf();
+                let result = (|| {
+                    tmp.as_file().sync_all()?;
+                    match replace {
+                        Replace::Yes => tmp.persist(&path).map(drop).map_err(|e| e.error),
+                        // `link` + `unlink` (or `renameat2(RENAME_NOREPLACE)`): fails if the
+                        // target exists.
+                        Replace::No => tmp.persist_noclobber(&path).map(drop).map_err(|e| e.error),
+                    }
+                })();
+                if let Ok(mut list) = IN_FLIGHT.lock() {
+                    list.retain(|p| p != &tmp_path);
+                }
+                result.map(|()| Wrote::File)
+            }
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(out) => out.write(buf),
+            Output::Device(file) => file.write(buf),
+            Output::File(tmp, ..) => tmp.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(out) => out.flush(),
+            Output::Device(file) => file.flush(),
+            Output::File(tmp, ..) => tmp.flush(),
+        }
+    }
+}
+
+/// A temporary file beside `path`, to be moved to `path`.
+fn temporary(path: &Path, replace: Replace) -> io::Result<Output> {
     let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(dir) => dir.to_path_buf(),
         None => PathBuf::from("."),
@@ -132,24 +205,11 @@ fn replace_atomically(path: &Path, bytes: &[u8], replace: Replace) -> io::Result
         let mode = fs::metadata(path).map_or(0o666, |m| m.permissions().mode() & 0o7777);
         builder.permissions(fs::Permissions::from_mode(mode));
     }
-    let mut tmp = builder.tempfile_in(&dir)?;
-    let tmp_path = tmp.path().to_path_buf();
+    let tmp = builder.tempfile_in(&dir)?;
     if let Ok(mut list) = IN_FLIGHT.lock() {
-        list.push(tmp_path.clone());
+        list.push(tmp.path().to_path_buf());
     }
-    let result = (|| {
-        tmp.write_all(bytes)?;
-        tmp.as_file().sync_all()?;
-        match replace {
-            Replace::Yes => tmp.persist(path).map(drop).map_err(|e| e.error),
-            // `link` + `unlink` (or `renameat2(RENAME_NOREPLACE)`): fails if the target exists.
-            Replace::No => tmp.persist_noclobber(path).map(drop).map_err(|e| e.error),
-        }
-    })();
-    if let Ok(mut list) = IN_FLIGHT.lock() {
-        list.retain(|p| p != &tmp_path);
-    }
-    result
+    Ok(Output::File(tmp, path.to_path_buf(), replace))
 }
 
 /// At most `max` bytes of `name`, cut at a character boundary.

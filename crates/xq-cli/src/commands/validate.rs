@@ -296,7 +296,8 @@ struct Row<'a> {
 struct Reporter<'o> {
     format: ReportFormat,
     out: &'o mut dyn Write,
-    rows: Vec<serde_json::Value>,
+    /// Rows of the JSON report written so far.
+    rows: usize,
     summary: Summary,
 }
 
@@ -305,7 +306,7 @@ impl<'o> Reporter<'o> {
         Reporter {
             format,
             out,
-            rows: Vec::new(),
+            rows: 0,
             summary: Summary::default(),
         }
     }
@@ -317,6 +318,9 @@ impl<'o> Reporter<'o> {
     }
 
     fn header(&mut self) -> Result<(), CliError> {
+        if self.format == ReportFormat::Json {
+            self.out.write_all(b"{\n  \"games\": [")?;
+        }
         if self.format == ReportFormat::Csv {
             let header = [
                 "file", "game", "ok", "ply", "kind", "move", "message", "fen", "line",
@@ -333,9 +337,16 @@ impl<'o> Reporter<'o> {
                 serde_json::to_writer(&mut *self.out, row).map_err(std::io::Error::from)?;
                 writeln!(self.out)?;
             }
-            ReportFormat::Json => self
-                .rows
-                .push(serde_json::to_value(row).map_err(std::io::Error::from)?),
+            ReportFormat::Json => {
+                // Streamed: the document is written as serde would pretty-print it whole.
+                // Through a `Value`, as the whole document was: the same order of keys.
+                let value = serde_json::to_value(row).map_err(std::io::Error::from)?;
+                let body = serde_json::to_string_pretty(&value).map_err(std::io::Error::from)?;
+                let lead = if self.rows == 0 { "\n" } else { ",\n" };
+                self.out.write_all(lead.as_bytes())?;
+                self.out.write_all(indent(&body, "    ", true).as_bytes())?;
+                self.rows += 1;
+            }
             ReportFormat::Csv => {
                 let e = row.error;
                 let opt = |v: Option<String>| v.unwrap_or_default();
@@ -568,9 +579,15 @@ impl<'o> Reporter<'o> {
                 writeln!(self.out, "{line}")?;
             }
             ReportFormat::Json => {
-                let doc = serde_json::json!({ "summary": s, "games": self.rows });
-                serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(std::io::Error::from)?;
-                writeln!(self.out)?;
+                let summary = serde_json::to_value(s)
+                    .and_then(|v| serde_json::to_string_pretty(&v))
+                    .map_err(std::io::Error::from)?;
+                let close = if self.rows == 0 { "]" } else { "\n  ]" };
+                writeln!(
+                    self.out,
+                    "{close},\n  \"summary\": {}\n}}",
+                    indent(&summary, "  ", false)
+                )?;
             }
             ReportFormat::Csv | ReportFormat::Jsonl => {}
         }
@@ -583,6 +600,21 @@ impl<'o> Reporter<'o> {
             ExitStatus::Success
         })
     }
+}
+
+/// `text`'s lines with `pad` in front (the first too if `first`).
+fn indent(text: &str, pad: &str, first: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if i > 0 || first {
+            out.push_str(pad);
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// One CSV row, quoted as needed.
