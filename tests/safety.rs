@@ -582,3 +582,29 @@ fn the_json_report_is_streamed_as_the_document_it_was() {
         );
     }
 }
+
+#[test]
+fn the_pgn_writer_says_it_changed_a_closing_brace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = tmp.path().join("brace.json");
+    fs::write(
+        &json,
+        r#"{"tags": [["Event", "x"]], "moves": [{"text": "炮二平五", "comment": "a } inside"}]}"#,
+    )
+    .unwrap();
+    let run = xq(&[
+        "convert",
+        json.to_str().unwrap(),
+        "--to",
+        "pgn",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("{a ) inside}"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("dropped: } in comments"),
+        "{}",
+        run.stderr
+    );
+}

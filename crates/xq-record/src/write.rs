@@ -120,6 +120,16 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     if games.iter().any(controls) {
         dropped.push("control characters in tags and comments".to_owned());
     }
+    let closing_brace = |g: &Game| {
+        g.comment.as_deref().is_some_and(|c| c.contains('}'))
+            || any_node(&g.moves, &|n: &Node| {
+                n.comment.as_deref().is_some_and(|c| c.contains('}'))
+                    || n.before.as_deref().is_some_and(|c| c.contains('}'))
+            })
+    };
+    if games.iter().any(closing_brace) {
+        dropped.push("} in comments (a PGN comment ends at the first }; written as ))".to_owned());
+    }
     if games
         .iter()
         .any(|g| g.tags.iter().any(|(_, v)| v.contains(['\r', '\n'])))
