@@ -608,3 +608,47 @@ fn the_pgn_writer_says_it_changed_a_closing_brace() {
         run.stderr
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_no_temporary_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Big enough to be interrupted while its output is written.
+    let game = fs::read_to_string("fixtures/records/ours/variations.pgn").unwrap();
+    let input = tmp.path().join("big.pgn");
+    fs::write(&input, format!("{game}\n").repeat(40_000)).unwrap();
+    let out = tmp.path().join("out");
+    fs::create_dir(&out).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(["convert", input.to_str().unwrap(), "--to", "json", "--out"])
+        .arg(out.join("big.json"))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let temporary = || {
+        fs::read_dir(&out).unwrap().any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".xq-tmp")
+        })
+    };
+    let started = std::time::Instant::now();
+    while !temporary() {
+        if child.try_wait().unwrap().is_some() || started.elapsed().as_secs() > 60 {
+            return; // finished before it could be interrupted: nothing to test here
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let left: Vec<_> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
