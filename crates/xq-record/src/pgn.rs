@@ -277,8 +277,9 @@ impl<'a> PgnReader<'a> {
         self.seen = start;
         match self.read_game() {
             None if complete => Step::Done,
+            // Only spaces to the end: read, nothing to carry (blank megabytes cost nothing).
             None => Step::More {
-                from: start,
+                from: self.pos.min(len),
                 skip: Skip::None,
             },
             Some(item) if complete || self.seen <= len => {

@@ -751,4 +751,36 @@ mod tests {
         // The two bytes are no UTF-8: a game of their own, said as U+FFFD, then the 40.
         assert_eq!(whole.unwrap().len(), 41);
     }
+
+    #[test]
+    fn blank_lines_between_games_are_not_carried() {
+        // Spaces before the first game were carried to the next piece and scanned again:
+        // megabytes of blank lines made the stream quadratic (after a game they are skipped).
+        let mut text = " \n".repeat(1_500_000);
+        text.push_str(&pgn(2));
+        text.push_str(&" \n".repeat(1_500_000));
+        text.push_str(&pgn(2));
+        let limits = Limits {
+            chunk: 4096,
+            head: 100,
+            ..Limits::default()
+        };
+        let (whole, streamed) = both(text.as_bytes(), ReadOptions::default(), limits);
+        assert_eq!(streamed, whole);
+        assert_eq!(whole.unwrap().len(), 4);
+        // What the stream holds stays about a piece, fill after fill.
+        let mut stream =
+            GameStream::with_limits(text.as_bytes(), Some("pgn"), ReadOptions::default(), limits)
+                .unwrap();
+        let Inner::Pgn(chunks) = &mut stream.inner else {
+            panic!("streamed")
+        };
+        let mut most = 0;
+        while !chunks.done {
+            chunks.fill().unwrap();
+            most = most.max(chunks.text.len());
+        }
+        assert_eq!(chunks.pending.len(), 4);
+        assert!(most < 64 << 10, "held {most} bytes");
+    }
 }
