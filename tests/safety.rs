@@ -401,6 +401,8 @@ fn control_characters_are_shown_never_acted_on() {
         vec!["convert", p, "--to", "pgn", "--out", "-"],
         vec!["fen", fen_tag],
         vec!["judge", "--fen", fen_tag, "--moves", "h2e2"],
+        vec!["judge", p],
+        vec!["limit", p],
         vec!["limit", "--fen", fen_tag, "--moves", "h2e2"],
         vec!["move", "--fen", fen_tag, "h2e2"],
     ] {

@@ -568,7 +568,7 @@ fn text(j: &Judgement, r: &Report, lang: Lang, out: &mut dyn Write) -> std::io::
                         "(left out)".to_owned()
                     }
                 },
-                |t| format!("`{t}`"),
+                |t| format!("`{}`", xq_core::text::visible(t)),
             );
             let fix = match (gap.reconstructed, zh) {
                 (Some(m), true) => format!("按后续着法补为 {m}（{}种可能）", gap.candidates),
