@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 secs=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fen move_token pgn xqf dhtmlxq cbr json judge)
+[ ${#targets[@]} -gt 0 ] || targets=(fen move_token pgn xqf dhtmlxq cbr json judge pgn_stream report_text)
 root=..
 shared=${XQ_SHARED:-$root/../shared}
 
@@ -29,6 +29,10 @@ seed() {
     cbr) [ -d "$shared/data/cchess-samples" ] && cp "$shared"/data/cchess-samples/*.cbr "$shared"/data/cchess-samples/*.CBL "$dir" || true ;;
     json) cp $root/fixtures/records/ours/variations.json "$dir" ;;
     judge) head -c 80 /dev/urandom > "$dir/random" ;;
+    # Four bytes choose the piece sizes and the encoding, then the file.
+    pgn_stream) for f in $root/fixtures/records/*/*.pgn $root/fixtures/bad/*.pgn; do
+        { printf '\007\020\040\000'; cat "$f"; } > "$dir/$(basename "$f")"; done ;;
+    report_text) cp $root/fixtures/records/ours/variations.pgn "$dir"; printf '=1+1\033[2J' > "$dir/seed" ;;
   esac
 }
 

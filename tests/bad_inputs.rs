@@ -1,6 +1,6 @@
 //! The catalogue of bad inputs (fixtures/bad): each gives a typed error whose message says what
 //! to do (snapshot-tested), nothing panics or hangs, a directory mixing good and bad files is
-//! checked whole, and an interrupted conversion can be run again. Also the inputs the fuzzers
+//! checked whole (an interrupted conversion: tests/safety.rs). Also the inputs the fuzzers
 //! found (fixtures/bad/fuzz), as regression tests.
 
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
@@ -165,48 +165,6 @@ fn a_directory_of_good_and_bad_files_is_checked_whole() {
     let ok = rows.iter().filter(|r| r["ok"] == true).count();
     let bad = rows.iter().filter(|r| r["ok"] == false).count();
     assert_eq!((ok, bad), (1 + 1 + 5, 2));
-}
-
-#[test]
-fn an_interrupted_conversion_is_simply_run_again() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out");
-    let out_s = out.to_str().unwrap();
-    // The first run was stopped after one file: only its output is there.
-    let first = xq(&[
-        "convert",
-        "fixtures/records/ours/variations.pgn",
-        "--to",
-        "json",
-        "--out",
-        &format!("{out_s}/"),
-    ]);
-    assert_eq!(first.code, 0, "{}", first.stdout);
-    let again = xq(&[
-        "convert",
-        "fixtures/records/ours",
-        "--to",
-        "json",
-        "--out",
-        out_s,
-        "--skip-existing",
-    ]);
-    assert!(
-        again
-            .stdout
-            .contains("variations.json: exists, kept (--skip-existing)"),
-        "{}",
-        again.stdout
-    );
-    let names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert!(
-        names.iter().all(|n| !n.contains("xq-tmp")),
-        "no temporary file left: {names:?}"
-    );
-    assert!(names.len() >= 7, "{names:?}");
 }
 
 #[test]

@@ -54,8 +54,9 @@ pub(crate) struct PerftArgs {
     /// The position (default: the starting position).
     #[arg(long)]
     pub(crate) fen: Option<String>,
-    /// How many plies deep to count.
-    #[arg(long)]
+    /// How many plies deep to count (at most 32: depth 10 already takes hours, and each ply is a
+    /// level of recursion).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=32))]
     pub(crate) depth: u32,
     /// Also show the count below each legal move.
     #[arg(long)]
@@ -417,6 +418,10 @@ pub(crate) struct ValidateArgs {
     /// No progress bar and no timing line on standard error.
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// Follow symbolic links found in directories to wherever they point (by default a link
+    /// leading out of the directory given is listed as skipped).
+    #[arg(long)]
+    pub(crate) follow: bool,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }
@@ -487,6 +492,10 @@ pub(crate) struct ConvertArgs {
     /// Leave outputs that already exist as they are (to finish an interrupted batch).
     #[arg(long)]
     pub(crate) skip_existing: bool,
+    /// Follow symbolic links found in directories to wherever they point (by default a link
+    /// leading out of the directory given is listed as skipped).
+    #[arg(long)]
+    pub(crate) follow: bool,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }

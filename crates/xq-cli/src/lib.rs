@@ -44,7 +44,12 @@ pub fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(stderr, "xq: {err}");
+            // Messages quote the input (FENs, tokens, file names): shown, never acted on.
+            let _ = writeln!(
+                stderr,
+                "xq: {}",
+                xq_core::text::visible_lines(&err.to_string())
+            );
             err.status()
         }
     };

@@ -134,6 +134,20 @@ pub struct FenError {
     pub position: Vec<Problem>,
 }
 
+/// How many problems of a FEN are reported.
+pub const REPORTED: usize = 20;
+
+/// How long a reported problem (or echoed text) may be, in characters.
+pub const REPORTED_LEN: usize = 200;
+
+/// `text` cut to `max` characters, with `…` if it was longer.
+pub fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
 impl FenError {
     /// Whether every problem is one that [`Problem::is_fatal`] calls implausible, so that the
     /// position can still be played.
@@ -141,13 +155,23 @@ impl FenError {
         self.syntax.is_empty() && !self.position.iter().any(Problem::is_fatal)
     }
 
-    /// All problems as sentences, syntax first.
+    /// The problems as sentences, syntax first: the first [`REPORTED`], each cut to
+    /// [`REPORTED_LEN`] characters, then how many more there are (a 20 KB FEN of bad characters
+    /// makes a message of a few lines, not one per character).
     pub fn messages(&self) -> Vec<String> {
-        self.syntax
+        let all = self.syntax.len() + self.position.len();
+        let mut out: Vec<String> = self
+            .syntax
             .iter()
             .map(ToString::to_string)
             .chain(self.position.iter().map(ToString::to_string))
-            .collect()
+            .take(REPORTED)
+            .map(|m| cut(&m, REPORTED_LEN))
+            .collect();
+        if all > REPORTED {
+            out.push(format!("and {} more problems", all - REPORTED));
+        }
+        out
     }
 }
 
@@ -386,6 +410,20 @@ pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 
 #[cfg(test)]
 mod tests {
+    use crate::{Move, Square};
+
+    #[test]
+    fn move_counters_never_wrap() {
+        let pos = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 4294967295 4294967295",
+        )
+        .unwrap();
+        let after = pos.play(Move::new(Square::H7, Square::E7)).unwrap();
+        // Not 0: under the first-25-rounds rule that would be a different ruling.
+        assert_eq!(after.fullmoves(), u32::MAX);
+        assert_eq!(after.halfmoves(), u32::MAX);
+    }
+
     use super::*;
     use crate::Role;
 

@@ -32,6 +32,7 @@ mod position;
 mod role;
 mod setup;
 mod square;
+pub mod text;
 mod zobrist;
 
 pub use crate::{

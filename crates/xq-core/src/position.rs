@@ -451,7 +451,8 @@ impl Position {
             self.hash ^= zobrist::piece_key(captured, m.to);
             self.halfmoves = 0;
         } else {
-            self.halfmoves += 1;
+            // Saturating: a FEN may give any u32; a counter never wraps to 0.
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         self.board.relocate_unchecked(m.from, m.to, piece);
         self.hash ^= zobrist::piece_key(piece, m.from)
@@ -461,7 +462,7 @@ impl Position {
             self.kings[piece.color] = m.to;
         }
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = self.turn.other();
         undo

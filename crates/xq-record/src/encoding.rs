@@ -117,6 +117,14 @@ fn codes() -> &'static Codes {
     })
 }
 
+/// Whether `bytes` are ASCII but for a character cut at their end: nothing to tell an encoding by.
+pub fn is_ascii_so_far(bytes: &[u8]) -> bool {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.is_ascii(),
+        Err(e) => e.error_len().is_none() && bytes[..e.valid_up_to()].is_ascii(),
+    }
+}
+
 /// The encoding of `bytes` (a whole record, or the head of one cut at a line end).
 pub fn detect(bytes: &[u8]) -> Encoding {
     match bytes {
@@ -141,8 +149,14 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     if sample.len() >= 8 && zeros_even * 4 > sample.len() / 2 {
         return Encoding::Utf16Be;
     }
-    if std::str::from_utf8(bytes).is_ok() {
-        return Encoding::Utf8;
+    // Valid UTF-8, or valid but for a character cut at the end (a head cut in a long line) after
+    // other UTF-8 characters.
+    match std::str::from_utf8(bytes) {
+        Ok(_) => return Encoding::Utf8,
+        Err(e) if e.error_len().is_none() && !bytes[..e.valid_up_to()].is_ascii() => {
+            return Encoding::Utf8;
+        }
+        Err(_) => {}
     }
     let codes = codes();
     let (mut gbk, mut big5) = (0usize, 0usize);
@@ -172,6 +186,202 @@ pub fn detect(bytes: &[u8]) -> Encoding {
 pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
     let (text, _, _) = encoding.decoder().decode(bytes);
     text
+}
+
+/// Decodes the text of a record file, line by line, so that nothing is lost:
+///
+/// * A line that is valid UTF-8 is read as UTF-8 even in a file whose encoding is GBK or Big5
+///   (GBK or Big5 text of more than a character or two is never valid UTF-8), and a line that is not UTF-8 in a UTF-8 file is
+///   read in the legacy encoding the file's other such lines use (told by [`detect`]): files made
+///   by concatenating records of both encodings read correctly. Only when the encoding was
+///   detected; an encoding given by the user decodes every line.
+/// * Line ends: CRLF and LF, or, in a file whose first line end is a CR without LF (old Mac
+///   files), CR: each such CR becomes LF (the same length, so byte offsets hold).
+/// * A byte-order mark at the start of a line (files concatenated with `cat`) becomes spaces of
+///   its length.
+///
+/// Bytes still invalid are replaced by U+FFFD, and counted in [`TextDecoder::replaced`] so that the
+/// caller can say so.
+#[derive(Debug, Clone)]
+pub struct TextDecoder {
+    encoding: Encoding,
+    mixing: bool,
+    legacy: Option<Encoding>,
+    replaced: usize,
+    mixed_lines: usize,
+    started: bool,
+    line_start: bool,
+    cr_lines: Option<bool>,
+    undecided: bool,
+    bom: usize,
+}
+
+impl TextDecoder {
+    /// A decoder for a file in `encoding`; `detected` if it was told from the content (then lines
+    /// in another encoding are recognised), not given by the user.
+    pub fn new(encoding: Encoding, detected: bool) -> TextDecoder {
+        let mixing =
+            detected && matches!(encoding, Encoding::Utf8 | Encoding::Gbk | Encoding::Big5);
+        TextDecoder {
+            encoding,
+            mixing,
+            legacy: matches!(encoding, Encoding::Gbk | Encoding::Big5).then_some(encoding),
+            replaced: 0,
+            mixed_lines: 0,
+            started: false,
+            line_start: true,
+            cr_lines: None,
+            undecided: false,
+            bom: 0,
+        }
+    }
+
+    /// A decoder for a file whose first bytes are ASCII: the first bytes that are not tell the
+    /// encoding (as [`detect`] tells it from them).
+    pub fn undecided() -> TextDecoder {
+        TextDecoder {
+            undecided: true,
+            ..TextDecoder::new(Encoding::Utf8, true)
+        }
+    }
+
+    /// The file's encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The length of the byte-order mark dropped at the file's start.
+    pub fn bom_len(&self) -> usize {
+        self.bom
+    }
+
+    /// How many invalid byte sequences were replaced by U+FFFD so far.
+    pub fn replaced(&self) -> usize {
+        self.replaced
+    }
+
+    /// How many lines were read in an encoding other than the file's so far.
+    pub fn mixed_lines(&self) -> usize {
+        self.mixed_lines
+    }
+
+    /// Decodes `bytes`: whole lines of the file, in order (the first call gets the file's start,
+    /// where a byte-order mark is dropped).
+    pub fn decode(&mut self, bytes: &[u8]) -> String {
+        let at_start = !std::mem::replace(&mut self.started, true);
+        if self.undecided && !bytes.is_ascii() {
+            self.undecided = false;
+            *self = TextDecoder {
+                started: self.started,
+                line_start: self.line_start,
+                cr_lines: self.cr_lines,
+                ..TextDecoder::new(detect(bytes), true)
+            };
+        }
+        let simple = !self.mixing
+            || bytes.is_ascii()
+            || (self.encoding == Encoding::Utf8 && std::str::from_utf8(bytes).is_ok());
+        let mut text = if simple {
+            self.decode_piece(bytes, self.encoding, at_start)
+        } else {
+            let mut text = String::with_capacity(bytes.len() + bytes.len() / 2);
+            let mut first = at_start;
+            for line in bytes.split_inclusive(|&b| b == b'\n') {
+                if let Ok(s) = std::str::from_utf8(line) {
+                    if self.encoding != Encoding::Utf8 && !s.is_ascii() {
+                        self.mixed_lines += 1;
+                    }
+                    text.push_str(if first {
+                        s.trim_start_matches('\u{feff}')
+                    } else {
+                        s
+                    });
+                } else {
+                    let legacy = *self.legacy.get_or_insert_with(|| detect_legacy(bytes));
+                    if legacy != self.encoding {
+                        self.mixed_lines += 1;
+                    }
+                    let piece = self.decode_piece(line, legacy, first);
+                    text.push_str(&piece);
+                }
+                first = false;
+            }
+            text
+        };
+        if self.cr_lines.is_none() {
+            // Told by the file's first line end: a CR without LF makes an old Mac file.
+            let first = bytes.iter().position(|&b| b == b'\r' || b == b'\n');
+            self.cr_lines = first.map(|i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        }
+        normalise_line_starts(&mut text, self.cr_lines == Some(true), &mut self.line_start);
+        text
+    }
+
+    /// `bytes` in `encoding`; a byte-order mark dropped only at the file's start. Counts
+    /// replacements.
+    fn decode_piece(&mut self, bytes: &[u8], encoding: Encoding, at_start: bool) -> String {
+        let (text, had_errors) = if at_start {
+            // Only this encoding's own byte-order mark is dropped: another's never switches the
+            // decoding (a given encoding is the encoding).
+            self.bom = match encoding_rs::Encoding::for_bom(bytes) {
+                Some((found, len)) if found == encoding.decoder() => len,
+                _ => 0,
+            };
+            encoding
+                .decoder()
+                .decode_without_bom_handling(&bytes[self.bom..])
+        } else {
+            encoding.decoder().decode_without_bom_handling(bytes)
+        };
+        if had_errors {
+            self.replaced += text.matches('\u{fffd}').count().max(1);
+        }
+        text.into_owned()
+    }
+}
+
+/// GBK or Big5 for bytes that are not UTF-8 (the lines of a UTF-8 file that are not UTF-8).
+fn detect_legacy(bytes: &[u8]) -> Encoding {
+    let not_utf8: Vec<u8> = bytes
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|l| std::str::from_utf8(l).is_err())
+        .flatten()
+        .copied()
+        .collect();
+    match detect(&not_utf8) {
+        Encoding::Big5 => Encoding::Big5,
+        _ => Encoding::Gbk,
+    }
+}
+
+/// A lone CR becomes LF (if `cr_lines`); a byte-order mark at a line's start becomes as many spaces as its UTF-8
+/// bytes (3), so that offsets in UTF-8 files hold.
+/// `line_start` says whether the text starts a line, and is left saying whether the next does.
+fn normalise_line_starts(text: &mut String, cr_lines: bool, line_start: &mut bool) {
+    if !(text.contains('\u{feff}') || (cr_lines && text.contains('\r'))) {
+        if !text.is_empty() {
+            *line_start = text.ends_with('\n');
+        }
+        return;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if cr_lines && chars.peek() != Some(&'\n') => {
+                out.push('\n');
+                *line_start = true;
+                continue;
+            }
+            '\u{feff}' if *line_start => {
+                out.push_str("   ");
+                continue;
+            }
+            _ => out.push(c),
+        }
+        *line_start = c == '\n';
+    }
+    *text = out;
 }
 
 /// Text in `encoding` as bytes (characters the encoding lacks become numeric references).

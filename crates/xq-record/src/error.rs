@@ -26,6 +26,8 @@ pub enum ReadErrorKind {
     Syntax,
     /// Variations nested deeper than the reader accepts.
     TooDeep,
+    /// A game or file larger than the reader accepts.
+    TooLarge,
 }
 
 impl ReadErrorKind {
@@ -40,6 +42,7 @@ impl ReadErrorKind {
             ReadErrorKind::BadOffset => "bad_offset",
             ReadErrorKind::Syntax => "syntax",
             ReadErrorKind::TooDeep => "too_deep",
+            ReadErrorKind::TooLarge => "too_large",
         }
     }
 }

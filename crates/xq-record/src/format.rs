@@ -139,6 +139,36 @@ pub fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Forma
     if numbered { Format::Pgn } else { Format::Txt }
 }
 
+/// A file named like a binary record (`.xqf`, `.cbr`, `.cbl`) or JSON whose content is none of the
+/// formats (it would be read as a move list of nonsense): an error saying so.
+///
+/// # Errors
+/// When `format` is the move list that unrecognised text falls back to and `extension` claims
+/// another format.
+pub fn check_claimed(format: Format, extension: Option<&str>) -> Result<(), ReadError> {
+    let claimed = extension.and_then(Format::from_extension);
+    match claimed {
+        Some(claimed @ (Format::Xqf | Format::Cbr | Format::Cbl | Format::Json))
+            if format == Format::Txt =>
+        {
+            let what = match claimed {
+                Format::Xqf => "it does not start with the XQ header",
+                Format::Cbr => "it does not start with `CCBridge Record`",
+                Format::Cbl => "it does not start with `CCBridgeLibrary`",
+                _ => "it does not start with { or [",
+            };
+            Err(ReadError::new(
+                ReadErrorKind::UnknownFormat,
+                format!(
+                    "not {} {claimed} file: {what}, and it is no other record format either",
+                    if claimed == Format::Xqf { "an" } else { "a" }
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// What reading a file gives: its format, its encoding if text, and its games (each read or not).
 #[derive(Debug)]
 pub struct Records {
@@ -177,17 +207,34 @@ pub fn read(
     extension: Option<&str>,
     options: ReadOptions,
 ) -> Result<Records, ReadError> {
+    read_with(bytes, extension, options, crate::pgn::MAX_GAME)
+}
+
+/// As [`read`], PGN games limited to `max_game` bytes.
+pub(crate) fn read_with(
+    bytes: &[u8],
+    extension: Option<&str>,
+    options: ReadOptions,
+    max_game: usize,
+) -> Result<Records, ReadError> {
     let binary = is_binary(bytes);
     let forced_binary = options.format.is_some_and(|f| !f.is_text());
-    let (encoding, text) = if binary || forced_binary {
-        (None, None)
+    let (encoding, text, bom) = if binary || forced_binary {
+        (None, None, 0)
     } else {
         let enc = options.encoding.unwrap_or_else(|| encoding::detect(bytes));
-        (Some(enc), Some(encoding::decode(bytes, enc)))
+        let mut decoder = encoding::TextDecoder::new(enc, options.encoding.is_none());
+        let text = decoder.decode(bytes);
+        (Some(enc), Some(text), decoder.bom_len())
     };
-    let format = options
-        .format
-        .unwrap_or_else(|| sniff(bytes, extension, text.as_deref()));
+    let format = match options.format {
+        Some(format) => format,
+        None => {
+            let format = sniff(bytes, extension, text.as_deref());
+            check_claimed(format, extension)?;
+            format
+        }
+    };
     let text_or_err = || {
         text.as_deref().ok_or_else(|| {
             ReadError::new(
@@ -212,21 +259,12 @@ pub fn read(
             .map(Ok)
             .collect(),
         Format::Txt => txt::read_txt(text_or_err()?),
-        Format::Pgn => {
-            let bom = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-                3
-            } else {
-                0
-            };
-            stream::pgn_games(
-                text_or_err()?,
-                encoding.unwrap_or(Encoding::Utf8),
-                bom,
-                1,
-                0,
-            )
-            .collect()
-        }
+        Format::Pgn => stream::pgn_games(
+            text_or_err()?,
+            encoding.unwrap_or(Encoding::Utf8),
+            bom,
+            max_game,
+        ),
     };
     Ok(Records {
         format,

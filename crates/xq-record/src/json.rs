@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     error::{ReadError, ReadErrorKind},
     game::Game,
+    pgn::MAX_DEPTH,
 };
 
 /// The document: a format marker, a version, and the games.
@@ -28,9 +29,31 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
         ReadError::new(ReadErrorKind::Syntax, format!("not an xq JSON record: {e}"))
             .on_line(e.line() as u32)
     };
-    let value: serde_json::Value = serde_json::from_str(text).map_err(as_error)?;
+    let depth = nesting(text);
+    if depth > MAX_JSON_DEPTH {
+        return Err(ReadError::new(
+            ReadErrorKind::TooDeep,
+            format!(
+                "JSON nested {depth} levels deep: a game whose variations nest {MAX_DEPTH} deep (the most any reader of xq accepts) takes {MAX_JSON_DEPTH}"
+            ),
+        ));
+    }
+    let value = parse(text).map_err(as_error)?;
+    let not_a_game = |v: &serde_json::Value| {
+        let fields = ["tags", "fen", "comment", "moves"];
+        !v.as_object()
+            .is_some_and(|o| fields.iter().any(|f| o.contains_key(*f)))
+    };
+    let refuse = |what: &str| {
+        Err(ReadError::new(
+            ReadErrorKind::UnknownFormat,
+            format!(
+                "not an xq JSON record: {what} has none of the fields of a game (tags, fen, comment, moves) nor those of a document (format, version, games)"
+            ),
+        ))
+    };
     if value.get("games").is_some() {
-        let doc: Document = serde_json::from_value(value).map_err(as_error)?;
+        let doc: Document = from_value(value).map_err(as_error)?;
         if doc.format != "xq-games" {
             return Err(ReadError::new(
                 ReadErrorKind::Unsupported,
@@ -44,26 +67,138 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
             ));
         }
         Ok(doc.games)
-    } else if value.is_array() {
-        serde_json::from_value(value).map_err(as_error)
+    } else if let Some(list) = value.as_array() {
+        if let Some(i) = list.iter().position(not_a_game) {
+            return refuse(&format!("item {} of the list", i + 1));
+        }
+        from_value(value).map_err(as_error)
+    } else if not_a_game(&value) {
+        refuse(if value.is_object() {
+            "the object"
+        } else {
+            "the value"
+        })
     } else {
-        Ok(vec![serde_json::from_value(value).map_err(as_error)?])
+        Ok(vec![from_value(value).map_err(as_error)?])
     }
+}
+
+/// JSON nested deeper than this is refused: a game whose variations nest [`MAX_DEPTH`] deep,
+/// written by [`write_json`] (document, games, game, moves, node: 5; 3 more per level).
+pub const MAX_JSON_DEPTH: usize = 5 + 3 * MAX_DEPTH;
+
+/// Parses JSON of any depth up to [`MAX_JSON_DEPTH`] without overflowing the stack (serde_json's
+/// own limit, 128, is far below what variations nested 256 deep need; `serde_stacker` grows the
+/// stack on the heap as the parser goes down).
+fn parse(text: &str) -> Result<serde_json::Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value = serde_json::Value::deserialize(serde_stacker::Deserializer::new(&mut de))?;
+    de.end()?;
+    Ok(value)
+}
+
+/// `T` from a parsed value, deep nesting included.
+fn from_value<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, serde_json::Error> {
+    T::deserialize(serde_stacker::Deserializer::new(value))
+}
+
+/// The deepest nesting of `[` and `{` in JSON text (outside strings).
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
 }
 
 /// Writes games as a JSON document.
 pub fn write_json(games: &[Game]) -> String {
-    let doc = DocumentRef {
-        format: "xq-games",
-        version: 1,
-        games,
-    };
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    let mut out = String::from(JSON_HEAD);
+    for (i, game) in games.iter().enumerate() {
+        out.push_str(&json_game(game, i == 0));
+    }
+    out.push_str(json_tail(!games.is_empty()));
+    out
 }
 
+/// The start of a JSON document, up to its list of games: a document can be written a game at a
+/// time ([`json_game`], then [`json_tail`]), as [`write_json`] does.
+pub const JSON_HEAD: &str = "{\n  \"format\": \"xq-games\",\n  \"version\": 1,\n  \"games\": [";
+
+/// One game of a JSON document (`first` if no game comes before it).
+pub fn json_game(game: &Game, first: bool) -> String {
+    let body = serde_json::to_string_pretty(game).unwrap_or_default();
+    let mut out = String::from(if first { "\n" } else { ",\n" });
+    for (i, line) in body.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("    ");
+        out.push_str(line);
+    }
+    out
+}
+
+/// The end of a JSON document (`any`: whether it holds games).
+pub const fn json_tail(any: bool) -> &'static str {
+    if any { "\n  ]\n}" } else { "]\n}" }
+}
+
+#[cfg(test)]
 #[derive(Serialize)]
 struct DocumentRef<'a> {
     format: &'static str,
     version: u32,
     games: &'a [Game],
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn written_a_game_at_a_time_is_serdes_document() {
+        for n in [0, 1, 3] {
+            let games: Vec<Game> = (0..n)
+                .map(|i| {
+                    let mut g = Game::default();
+                    g.set_tag("Event", format!("g{i}\nline"));
+                    g.comment = Some("a \"quoted\"\ncomment".to_owned());
+                    g.moves.push(crate::game::Node::text("炮二平五"));
+                    g
+                })
+                .collect();
+            let doc = DocumentRef {
+                format: "xq-games",
+                version: 1,
+                games: &games,
+            };
+            assert_eq!(
+                write_json(&games),
+                serde_json::to_string_pretty(&doc).unwrap()
+            );
+        }
+    }
 }

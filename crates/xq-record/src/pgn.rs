@@ -21,6 +21,43 @@ use crate::{
 /// How deep variations may nest.
 pub const MAX_DEPTH: usize = 256;
 
+/// The most text a `{` comment may take, in bytes: one that does not close within it is never
+/// closed (a `}` further on belongs to something else).
+pub const MAX_COMMENT: usize = 1 << 20;
+
+/// The most text one game may take (tags, movetext, comments), in bytes: a `{` comment that does
+/// not close within the game's window, or a game that does not end within it, is an error, and
+/// reading goes on at the next tag line. Reading a file whole and streaming it in chunks give the
+/// same games because both apply this window (and the stream needs to hold no more than it).
+pub const MAX_GAME: usize = 4 << 20;
+
+/// What the reader skips before the next game, after a game ended (by its result) or failed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Skip {
+    /// Nothing: the next game starts here.
+    #[default]
+    None,
+    /// After an error: unless at a tag line already, past the current line, then to a tag line.
+    ToGame,
+    /// The rest of the current line, then to a tag line.
+    PastLine,
+    /// To the next line starting (after spaces) with `[`; whether only spaces were passed since
+    /// the last line end, when resuming (else told from the place).
+    ToTags(Option<bool>),
+}
+
+/// One step of reading a piece of text that may continue (see [`PgnReader::step`]).
+#[derive(Debug)]
+pub(crate) enum Step {
+    /// A game (or its error) that more text after the piece would not change.
+    Game(Result<Game, ReadError>),
+    /// The text is read to its end.
+    Done,
+    /// More text is needed: the piece's text from `from` on is to be read again with the text
+    /// that follows, skipping as `skip` says first.
+    More { from: usize, skip: Skip },
+}
+
 /// Reads the games of a PGN text one by one.
 #[derive(Debug)]
 pub struct PgnReader<'a> {
@@ -28,6 +65,14 @@ pub struct PgnReader<'a> {
     pos: usize,
     line: u32,
     game: usize,
+    /// Where the current game's window ends (the text's end between games).
+    end: usize,
+    /// One past the furthest byte looked at (to tell whether the text's end was reached).
+    seen: usize,
+    skip: Skip,
+    /// Whether the text starts at the start of a line of its file.
+    line_start: bool,
+    max_game: usize,
 }
 
 impl<'a> PgnReader<'a> {
@@ -39,7 +84,20 @@ impl<'a> PgnReader<'a> {
     /// A reader over `text`, a piece of a larger file that starts on line `line` (1-based) with
     /// game `game` (0-based): errors and games are numbered as in the whole file.
     pub fn with_origin(text: &'a str, line: u32, game: usize) -> PgnReader<'a> {
-        let pos = if text.starts_with('\u{feff}') {
+        PgnReader::resume(text, line, game, Skip::None, true, MAX_GAME)
+    }
+
+    /// A reader over a piece of a file read in chunks: `skip` is what the previous piece left to
+    /// skip, `line_start` whether the piece starts a line; `max_game` is [`MAX_GAME`] but in tests.
+    pub(crate) fn resume(
+        text: &'a str,
+        line: u32,
+        game: usize,
+        skip: Skip,
+        line_start: bool,
+        max_game: usize,
+    ) -> PgnReader<'a> {
+        let pos = if text.starts_with('\u{feff}') && line_start && line == 1 {
             '\u{feff}'.len_utf8()
         } else {
             0
@@ -49,14 +107,50 @@ impl<'a> PgnReader<'a> {
             pos,
             line,
             game,
+            end: text.len(),
+            seen: 0,
+            skip,
+            line_start,
+            max_game: max_game.max(1),
         }
     }
 
-    fn rest(&self) -> &'a str {
-        &self.text[self.pos..]
+    /// The game index of the next game.
+    pub(crate) fn next_game(&self) -> usize {
+        self.game
     }
 
-    fn peek(&self) -> Option<char> {
+    /// Notes that byte `p` was looked at (`p` may be the end: then the end was reached).
+    fn look(&mut self, p: usize) {
+        self.seen = self.seen.max(p + 1);
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos.min(self.end)..self.end]
+    }
+
+    /// The position of `c` in the rest of the window, noting how far was looked.
+    fn find_in_rest(&mut self, c: char) -> Option<usize> {
+        let found = self.rest().find(c);
+        match found {
+            Some(i) => self.look(self.pos + i),
+            None => self.look(self.end),
+        }
+        found
+    }
+
+    fn at_line_start(&self) -> bool {
+        match self.pos {
+            0 => self.line_start,
+            p => self.text.as_bytes().get(p - 1) == Some(&b'\n'),
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.look(self.pos);
+        if self.pos >= self.end {
+            return None;
+        }
         match self.text.as_bytes().get(self.pos) {
             Some(&b) if b < 0x80 => Some(char::from(b)),
             Some(_) => self.rest().chars().next(),
@@ -75,7 +169,7 @@ impl<'a> PgnReader<'a> {
 
     /// Moves `n` bytes on (to a character boundary), counting the lines passed.
     fn advance(&mut self, n: usize) {
-        let end = (self.pos + n).min(self.text.len());
+        let end = (self.pos + n).min(self.end);
         self.line += self.text.as_bytes()[self.pos..end]
             .iter()
             .filter(|&&b| b == b'\n')
@@ -84,8 +178,12 @@ impl<'a> PgnReader<'a> {
     }
 
     fn skip_space(&mut self) {
-        let bytes = self.text.as_bytes();
-        while let Some(&b) = bytes.get(self.pos) {
+        let bytes = &self.text.as_bytes()[..self.end];
+        loop {
+            self.look(self.pos);
+            let Some(&b) = bytes.get(self.pos) else {
+                return;
+            };
             if b < 0x80 {
                 if !b.is_ascii_whitespace() {
                     return;
@@ -95,6 +193,7 @@ impl<'a> PgnReader<'a> {
                     self.line += 1;
                 }
             } else {
+                self.look(self.pos + 2);
                 match unicode_space_len(&bytes[self.pos..]) {
                     0 => return,
                     n => self.pos += n,
@@ -104,11 +203,12 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Skips to the start of the next line that begins with `[` (after spaces), or the end.
-    fn skip_to_next_tags(&mut self) {
-        let mut at_line_start = self.pos == 0 || self.text[..self.pos].ends_with('\n');
+    /// `Ok` if one was found, else whether only spaces follow the last line end.
+    fn skip_to_next_tags(&mut self, at_line_start: Option<bool>) -> Result<(), bool> {
+        let mut at_line_start = at_line_start.unwrap_or_else(|| self.at_line_start());
         while let Some(c) = self.peek() {
             if at_line_start && c == '[' {
-                return;
+                return Ok(());
             }
             if c == '\n' {
                 at_line_start = true;
@@ -116,6 +216,80 @@ impl<'a> PgnReader<'a> {
                 at_line_start = false;
             }
             self.bump();
+        }
+        Err(at_line_start)
+    }
+
+    /// Skips past the current line; whether its end was found.
+    fn skip_line(&mut self) -> bool {
+        while let Some(c) = self.bump() {
+            if c == '\n' {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Does what `self.skip` says, over the whole text; whether it is done (else the text ended
+    /// first, and `self.skip` says what is left).
+    fn do_skip(&mut self) -> bool {
+        self.end = self.text.len();
+        loop {
+            match self.skip {
+                Skip::None => return true,
+                Skip::ToGame => {
+                    // Already at the next game's tags (an error found where the movetext ended)?
+                    let at_tags = self.at_line_start() && self.peek() == Some('[');
+                    self.skip = if at_tags { Skip::None } else { Skip::PastLine };
+                }
+                Skip::PastLine => {
+                    if !self.skip_line() {
+                        return false;
+                    }
+                    self.skip = Skip::ToTags(None);
+                }
+                Skip::ToTags(state) => match self.skip_to_next_tags(state) {
+                    Ok(()) => self.skip = Skip::None,
+                    Err(at_line_start) => {
+                        self.skip = Skip::ToTags(Some(at_line_start));
+                        return false;
+                    }
+                },
+            }
+        }
+    }
+
+    /// Reads the next game of a piece of text; `complete` says whether the text is the file's
+    /// rest (else a game whose reading reached the piece's end is left for the next piece).
+    pub(crate) fn step(&mut self, complete: bool) -> Step {
+        let len = self.text.len();
+        if !self.do_skip() {
+            return if complete {
+                Step::Done
+            } else {
+                Step::More {
+                    from: len,
+                    skip: self.skip,
+                }
+            };
+        }
+        let start = self.pos;
+        self.seen = start;
+        match self.read_game() {
+            None if complete => Step::Done,
+            // Only spaces to the end: read, nothing to carry (blank megabytes cost nothing).
+            None => Step::More {
+                from: self.pos.min(len),
+                skip: Skip::None,
+            },
+            Some(item) if complete || self.seen <= len => {
+                self.game += 1;
+                Step::Game(item)
+            }
+            Some(_) => Step::More {
+                from: start,
+                skip: Skip::None,
+            },
         }
     }
 
@@ -135,7 +309,7 @@ impl<'a> PgnReader<'a> {
         let start_line = self.line;
         self.bump(); // '['
         let rest = self.rest();
-        let end_of_line = rest.find('\n').unwrap_or(rest.len());
+        let end_of_line = self.find_in_rest('\n').unwrap_or(rest.len());
         let line = &rest[..end_of_line];
         let name_len = line
             .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
@@ -190,6 +364,42 @@ impl<'a> PgnReader<'a> {
     fn read_game(&mut self) -> Option<Result<Game, ReadError>> {
         self.skip_space();
         self.peek()?;
+        // The game's window: at most `max_game` bytes, ending at a character boundary.
+        let start = self.pos;
+        let start_line = self.line;
+        let mut end = self.text.len().min(start.saturating_add(self.max_game));
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.end = end;
+        let item = self.read_game_in_window();
+        let hit_window = self.seen > end && end < self.text.len();
+        self.end = self.text.len();
+        if hit_window {
+            // The game did not end within its window: an error, and on from the window's end.
+            self.skip = Skip::ToTags(None);
+            self.pos = end;
+            drop(item);
+            self.line = start_line
+                + self.text.as_bytes()[start..end]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count() as u32;
+            return Some(Err(ReadError::new(
+                ReadErrorKind::TooLarge,
+                format!(
+                    "the game does not end within {} MiB (a comment or variation never closed, or no game at all): it is not read; reading goes on at the next tag line",
+                    self.max_game >> 20
+                ),
+            )
+            .at(start)
+            .on_line(start_line)
+            .in_game(self.game)));
+        }
+        Some(item)
+    }
+
+    fn read_game_in_window(&mut self) -> Result<Game, ReadError> {
         let mut game = Game {
             line: Some(self.line),
             ..Game::default()
@@ -202,33 +412,19 @@ impl<'a> PgnReader<'a> {
                 }
                 Ok(tag) => game.tags.push(tag),
                 Err(e) => {
-                    self.skip_to_next_game();
-                    return Some(Err(e));
+                    self.skip = Skip::ToGame;
+                    return Err(e);
                 }
             }
             self.skip_space();
         }
-        Some(match self.read_movetext(&mut game) {
+        match self.read_movetext(&mut game) {
             Ok(()) => Ok(game),
             Err(e) => {
-                self.skip_to_next_game();
+                self.skip = Skip::ToGame;
                 Err(e)
             }
-        })
-    }
-
-    fn skip_to_next_game(&mut self) {
-        // Already at the next game's tags (an error found where the movetext ended)?
-        if self.peek() == Some('[') && (self.pos == 0 || self.text[..self.pos].ends_with('\n')) {
-            return;
         }
-        // Past the current line, then to the next tag line.
-        while let Some(c) = self.bump() {
-            if c == '\n' {
-                break;
-            }
-        }
-        self.skip_to_next_tags();
     }
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
@@ -241,12 +437,21 @@ impl<'a> PgnReader<'a> {
             self.skip_space();
             let Some(c) = self.peek() else { break };
             match c {
-                '[' if self.text[..self.pos].ends_with('\n') || self.pos == 0 => break,
+                '[' if self.at_line_start() => break,
                 '{' => {
                     let (start, start_line) = (self.pos, self.line);
                     self.bump();
                     let rest = self.rest();
-                    let Some(end) = rest.find('}') else {
+                    let window = (self.pos + MAX_COMMENT).min(self.end);
+                    let found = self.text.as_bytes()[self.pos.min(window)..window]
+                        .iter()
+                        .position(|&b| b == b'}');
+                    match found {
+                        Some(i) => self.look(self.pos + i),
+                        None if window < self.end => self.look(window - 1),
+                        None => self.look(self.end),
+                    }
+                    let Some(end) = found else {
                         return Err(ReadError::new(
                             ReadErrorKind::Syntax,
                             "a comment opened with { is never closed with }; close it or remove the {",
@@ -261,7 +466,7 @@ impl<'a> PgnReader<'a> {
                 }
                 ';' => {
                     let rest = self.rest();
-                    let end = rest.find('\n').unwrap_or(rest.len());
+                    let end = self.find_in_rest('\n').unwrap_or(rest.len());
                     let body = rest[1..end].trim().to_owned();
                     self.advance(end);
                     attach_comment(game, &mut stack, &mut pending, body);
@@ -321,7 +526,7 @@ impl<'a> PgnReader<'a> {
                         if game.tag("Result").is_none() {
                             game.set_tag("Result", result);
                         }
-                        self.skip_to_next_tags();
+                        self.skip = Skip::ToTags(None);
                         break;
                     }
                     let Some(mv) = strip_move_number(token) else {
@@ -368,8 +573,10 @@ impl<'a> PgnReader<'a> {
     /// A run of characters up to whitespace or a delimiter.
     fn read_token(&mut self) -> &'a str {
         let start = self.pos;
-        let bytes = self.text.as_bytes();
-        while let Some(&b) = bytes.get(self.pos) {
+        let bytes = &self.text.as_bytes()[..self.end];
+        loop {
+            self.look(self.pos);
+            let Some(&b) = bytes.get(self.pos) else { break };
             if b < 0x80 {
                 if b.is_ascii_whitespace()
                     || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
@@ -378,13 +585,14 @@ impl<'a> PgnReader<'a> {
                 }
                 self.pos += 1;
             } else {
+                self.look(self.pos + 2);
                 if unicode_space_len(&bytes[self.pos..]) > 0 {
                     break;
                 }
                 self.pos += utf8_len(b);
             }
         }
-        &self.text[start..self.pos.min(self.text.len())]
+        &self.text[start..self.pos.min(self.end)]
     }
 }
 
@@ -473,11 +681,10 @@ impl Iterator for PgnReader<'_> {
     type Item = Result<Game, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let item = self.read_game();
-        if item.is_some() {
-            self.game += 1;
+        match self.step(true) {
+            Step::Game(item) => Some(item),
+            Step::Done | Step::More { .. } => None,
         }
-        item
     }
 }
 

@@ -1,11 +1,14 @@
 //! Reading the games of a file one by one, in bounded memory for PGN.
 //!
-//! A PGN archive can be any size: it is read in chunks of about a megabyte that end where a game
-//! ends (a line starting with `[` after a line that is not a tag), each chunk decoded and parsed
-//! on its own, so memory holds one chunk (and the longest game) whatever the file's size. Games
-//! and errors are numbered as in the whole file: game index, line, and the byte offset in the
-//! file. Other formats are small by nature (one game per XQF/CBR/CBF file; a CBL library is a few
-//! megabytes) and are read whole.
+//! A PGN archive can be any size: it is read in pieces of about a megabyte (cut at line ends; a
+//! line longer than [`Limits::max_line`] is cut after a space or punctuation), each decoded once
+//! (see [`TextDecoder`]) and read by the same [`PgnReader`] that reads a whole file. The reader says
+//! for each game whether more text could change it (its reading reached the piece's end); such a
+//! game is read again with the next piece. Every game is bounded ([`crate::pgn::MAX_GAME`]), so the
+//! stream holds at most a piece and a game, and the work is linear in the file: the games are
+//! those of reading the file whole, numbered as in it (game index, line, byte offset).
+//! Other formats are small by nature (one game per XQF/CBR/CBF file; a CBL library is a few
+//! megabytes) and are read whole, up to [`Limits::max_whole`] bytes.
 //!
 //! The encoding and format are told from the file's head (its first 64 KiB, cut at a line end).
 //! UTF-16 text is read whole.
@@ -17,18 +20,49 @@ use std::{
 };
 
 use crate::{
-    encoding::{self, Encoding},
+    encoding::{self, Encoding, TextDecoder},
     error::{ReadError, ReadErrorKind},
     format::{self, Format, ReadOptions, Records},
     game::Game,
-    pgn::PgnReader,
+    pgn::{PgnReader, Skip, Step},
 };
 
 /// How much of a file is looked at to tell its encoding and format.
 pub const HEAD: usize = 64 * 1024;
 
-/// The size a PGN chunk grows to before it is cut at the next game.
+/// The size a PGN piece grows to before it is cut at the next line end.
 pub const CHUNK: usize = 1 << 20;
+
+/// The most a file read whole (every format but PGN in UTF-8, GBK or Big5) may hold.
+pub const MAX_WHOLE: u64 = 64 << 20;
+
+/// The sizes a stream works with (tests and fuzzers make them tiny).
+#[doc(hidden)]
+#[derive(Copy, Clone, Debug)]
+pub struct Limits {
+    /// Bytes looked at to tell the encoding and format; a file shorter than this is read whole.
+    pub head: usize,
+    /// The size of a PGN piece.
+    pub chunk: usize,
+    /// The longest line read in one piece.
+    pub max_line: usize,
+    /// The most text one game may take ([`crate::pgn::MAX_GAME`]).
+    pub max_game: usize,
+    /// The most a file read whole may hold ([`MAX_WHOLE`]).
+    pub max_whole: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            head: HEAD,
+            chunk: CHUNK,
+            max_line: CHUNK,
+            max_game: crate::pgn::MAX_GAME,
+            max_whole: MAX_WHOLE,
+        }
+    }
+}
 
 /// The games of one file, read lazily.
 pub struct GameStream<'r> {
@@ -96,19 +130,37 @@ impl<'r> GameStream<'r> {
     /// # Errors
     /// As [`GameStream::open`].
     pub fn with_chunk(
-        mut source: impl Read + Send + 'r,
+        source: impl Read + Send + 'r,
         extension: Option<&str>,
         options: ReadOptions,
         chunk: usize,
     ) -> Result<GameStream<'r>, ReadError> {
-        let mut head = Vec::with_capacity(HEAD.min(1 << 16));
+        let limits = Limits {
+            chunk,
+            ..Limits::default()
+        };
+        GameStream::with_limits(source, extension, options, limits)
+    }
+
+    /// As [`GameStream::from_reader`], with all sizes given.
+    ///
+    /// # Errors
+    /// As [`GameStream::open`].
+    #[doc(hidden)]
+    pub fn with_limits(
+        mut source: impl Read + Send + 'r,
+        extension: Option<&str>,
+        options: ReadOptions,
+        limits: Limits,
+    ) -> Result<GameStream<'r>, ReadError> {
+        let mut head = Vec::with_capacity(limits.head.min(1 << 16));
         (&mut source)
-            .take(HEAD as u64)
+            .take(limits.head as u64)
             .read_to_end(&mut head)
             .map_err(|e| io_error(&e))?;
-        let whole = head.len() < HEAD;
+        let whole = head.len() < limits.head;
         let loaded = |bytes: &[u8]| -> Result<GameStream<'r>, ReadError> {
-            let records = format::read(bytes, extension, options)?;
+            let records = format::read_with(bytes, extension, options, limits.max_game)?;
             let Records {
                 format,
                 encoding,
@@ -137,37 +189,62 @@ impl<'r> GameStream<'r> {
                 .unwrap_or_else(|| encoding::detect(&head[..cut]))
         });
         let text = encoding.map(|enc| encoding::decode(&head[..cut], enc));
-        let format = options
-            .format
-            .unwrap_or_else(|| format::sniff(&head, extension, text.as_deref()));
+        let format = match options.format {
+            Some(format) => format,
+            None => {
+                let format = format::sniff(&head, extension, text.as_deref());
+                format::check_claimed(format, extension)?;
+                format
+            }
+        };
         let streamable = format == Format::Pgn
             && matches!(
                 encoding,
                 Some(Encoding::Utf8 | Encoding::Gbk | Encoding::Big5)
             );
         if !streamable {
-            source.read_to_end(&mut head).map_err(|e| io_error(&e))?;
+            // Read whole, but never more than a record of this kind can be (`/dev/zero`, a
+            // mislabelled disk image).
+            (&mut source)
+                .take(limits.max_whole.saturating_sub(head.len() as u64) + 1)
+                .read_to_end(&mut head)
+                .map_err(|e| io_error(&e))?;
+            if head.len() as u64 > limits.max_whole {
+                return Err(ReadError::new(
+                    ReadErrorKind::TooLarge,
+                    format!(
+                        "larger than {} MiB, which no {format} record is: not read (PGN in UTF-8, GBK or Big5 is read in pieces, whatever its size)",
+                        limits.max_whole >> 20
+                    ),
+                ));
+            }
             return loaded(&head);
         }
         let encoding = encoding.unwrap_or(Encoding::Utf8);
-        let bom = if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
-            3
-        } else {
-            0
-        };
+        let ascii_head = options.encoding.is_none() && encoding::is_ascii_so_far(&head[..cut]);
         let src: Box<dyn BufRead + Send + 'r> = Box::new(BufReader::with_capacity(
             1 << 16,
             io::Cursor::new(head).chain(source),
         ));
         let chunks = PgnChunks {
             src,
+            decoder: if ascii_head {
+                // Nothing told yet: the first piece with other bytes tells.
+                TextDecoder::undecided()
+            } else {
+                TextDecoder::new(encoding, options.encoding.is_none())
+            },
             encoding,
-            target: chunk.max(1),
-            carry: Vec::new(),
+            limits,
+            text: String::new(),
+            offset: 0,
             line: 1,
             game: 0,
-            offset: 0,
-            bom,
+            skip: Skip::None,
+            line_start: true,
+            eof: false,
+            started: false,
+            leftover: Vec::new(),
             pending: VecDeque::new(),
             done: false,
         };
@@ -195,21 +272,30 @@ fn io_error(err: &io::Error) -> ReadError {
     ReadError::new(ReadErrorKind::Io, format!("cannot read the file: {err}"))
 }
 
-/// PGN text read a chunk of whole games at a time.
+/// PGN text read a piece at a time.
 struct PgnChunks<'r> {
     src: Box<dyn BufRead + Send + 'r>,
+    decoder: TextDecoder,
     encoding: Encoding,
-    target: usize,
-    /// A line already read that starts the next chunk.
-    carry: Vec<u8>,
-    /// The line (1-based) on which the next chunk starts.
-    line: u32,
-    /// The index of the next chunk's first game.
-    game: usize,
-    /// The byte offset in the file of the next chunk.
+    limits: Limits,
+    /// Decoded text not yet read into games (the start of a game, or nothing).
+    text: String,
+    /// The byte offset in the file of `text`'s start.
     offset: usize,
-    /// The length of a byte-order mark at the start of the file (dropped by decoding).
-    bom: usize,
+    /// The line (1-based) on which `text` starts.
+    line: u32,
+    /// The index of the next game.
+    game: usize,
+    /// What the reader is to skip before the next game.
+    skip: Skip,
+    /// Whether `text` starts at the start of a line.
+    line_start: bool,
+    /// Whether the source is read to its end.
+    eof: bool,
+    /// Whether a piece was read.
+    started: bool,
+    /// Bytes read but left for the next piece (a long line cut between two characters).
+    leftover: Vec<u8>,
     pending: VecDeque<Result<Game, ReadError>>,
     done: bool,
 }
@@ -232,82 +318,193 @@ impl PgnChunks<'_> {
         }
     }
 
-    /// Reads lines up to the first game boundary after `target` bytes (or the end); returns the
-    /// chunk and the number of lines in it.
-    fn read_chunk(&mut self, buf: &mut Vec<u8>, lines: &mut u32) -> io::Result<()> {
-        let mut last_was_tag = false;
-        let mut line = std::mem::take(&mut self.carry);
-        if !line.is_empty() {
-            last_was_tag = true;
-            buf.append(&mut line);
-            *lines += 1;
-        }
+    /// Reads at least `want` bytes (unless the source ends), then on to a line end: a LF, or a
+    /// CR not followed by LF. A line longer than `max_line` is cut after a byte below `0`
+    /// (space, punctuation), which is never part of a multi-byte character in UTF-8, GBK or Big5.
+    fn read_bytes(&mut self, want: usize) -> io::Result<Vec<u8>> {
+        let mut out: Vec<u8> = Vec::with_capacity(want + 4096);
+        out.append(&mut self.leftover);
         loop {
-            line.clear();
-            if self.src.read_until(b'\n', &mut line)? == 0 {
-                self.done = true;
-                return Ok(());
+            let buf = self.src.fill_buf()?;
+            if buf.is_empty() {
+                self.eof = true;
+                return Ok(out);
             }
-            // After a newline (or at the start) a byte is never the second of a GBK/Big5 pair,
-            // so a `[` here is a real bracket.
-            let trimmed = line.trim_ascii_start();
-            let is_tag = trimmed.first() == Some(&b'[');
-            if is_tag && !last_was_tag && buf.len() >= self.target {
-                self.carry = line;
-                return Ok(());
+            if out.len() < want {
+                let n = buf.len().min(want - out.len());
+                out.extend_from_slice(&buf[..n]);
+                self.src.consume(n);
+                continue;
             }
-            if !trimmed.is_empty() {
-                last_was_tag = is_tag;
+            if out.last() == Some(&b'\r') {
+                if buf[0] == b'\n' {
+                    out.push(b'\n');
+                    self.src.consume(1);
+                }
+                return Ok(out);
             }
-            buf.extend_from_slice(&line);
-            *lines += 1;
+            if let Some(i) = buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                let lf = buf[i] == b'\n';
+                out.extend_from_slice(&buf[..=i]);
+                self.src.consume(i + 1);
+                if lf {
+                    return Ok(out);
+                }
+                continue;
+            }
+            let over = out.len() - want + buf.len();
+            if over > self.limits.max_line {
+                if let Some(j) = buf.iter().rposition(|&b| b < b'0' && b != b'\r') {
+                    out.extend_from_slice(&buf[..=j]);
+                    self.src.consume(j + 1);
+                    return Ok(out);
+                }
+                if over > 2 * self.limits.max_line {
+                    // No space or punctuation to cut after: cut between two characters.
+                    let n = buf.len();
+                    out.extend_from_slice(buf);
+                    self.src.consume(n);
+                    let cut = char_boundary(&out, self.encoding);
+                    self.leftover = out.split_off(cut);
+                    return Ok(out);
+                }
+            }
+            let n = buf.len();
+            out.extend_from_slice(buf);
+            self.src.consume(n);
         }
     }
 
     fn fill(&mut self) -> io::Result<()> {
-        let mut buf = Vec::with_capacity(self.target + self.target / 4);
-        let mut lines = 0;
-        loop {
-            self.read_chunk(&mut buf, &mut lines)?;
-            // A comment left open means the cut fell inside it: read on to the next game.
-            let text = encoding::decode(&buf, self.encoding);
-            if self.done || text.matches('{').count() <= text.matches('}').count() {
-                break;
+        if !self.eof {
+            // At least as much as is held: a long game is read again at most a few times.
+            let want = self.limits.chunk.max(self.text.len()).max(1);
+            let bytes = self.read_bytes(want)?;
+            let first = !self.started;
+            self.started = true;
+            let piece = self.decoder.decode(&bytes);
+            if first {
+                self.offset = self.decoder.bom_len();
             }
+            self.encoding = self.decoder.encoding();
+            self.text.push_str(&piece);
         }
-        let text = encoding::decode(&buf, self.encoding);
-        let base = if self.offset == 0 {
-            self.bom
-        } else {
-            self.offset
+        let mut reader = PgnReader::resume(
+            &self.text,
+            self.line,
+            self.game,
+            self.skip,
+            self.line_start,
+            self.limits.max_game,
+        );
+        let mut place = Place::new(self.offset);
+        let (from, skip, game) = loop {
+            match reader.step(self.eof) {
+                Step::Game(item) => {
+                    let item = item.map_err(|mut err| {
+                        if let Some(pos) = err.offset {
+                            err.offset = Some(place.offset(&self.text, pos, self.encoding));
+                        }
+                        err
+                    });
+                    self.pending.push_back(item);
+                }
+                Step::Done => {
+                    self.done = true;
+                    self.text = String::new();
+                    return Ok(());
+                }
+                Step::More { from, skip } => break (from, skip, reader.next_game()),
+            }
         };
-        let before = self.pending.len();
-        self.pending
-            .extend(pgn_games(&text, self.encoding, base, self.line, self.game));
-        self.game += self.pending.len() - before;
-        self.offset += buf.len();
-        self.line += lines;
+        let consumed = &self.text[..from];
+        self.offset = place.offset(&self.text, from, self.encoding);
+        self.line += consumed.bytes().filter(|&b| b == b'\n').count() as u32;
+        if from > 0 {
+            self.line_start = consumed.ends_with('\n');
+        }
+        self.game = game;
+        self.skip = skip;
+        self.text.drain(..from);
         Ok(())
     }
 }
 
-/// The games of PGN `text` (decoded from the bytes at file offset `base` in `encoding`, starting
-/// on line `line` with game index `game`), errors placed by their byte offset in the file.
+/// The last place in `bytes` (which start at a character's start) that is between two characters
+/// in `encoding`, and not between a CR and what follows it; never 0 if `bytes` hold a whole
+/// character.
+fn char_boundary(bytes: &[u8], encoding: Encoding) -> usize {
+    let mut cut = match encoding {
+        Encoding::Utf8 => (1..bytes.len())
+            .rev()
+            .find(|&i| !(0x80..0xC0).contains(&bytes[i]))
+            .unwrap_or(bytes.len()),
+        // GBK and Big5: a byte from 0x81 up leads a pair (GB18030's four-byte codes are two
+        // such pairs); walk them from the start.
+        _ => {
+            let (mut i, mut last) = (0, 0);
+            while i < bytes.len() {
+                last = i;
+                i += if bytes[i] >= 0x81 { 2 } else { 1 };
+            }
+            if i == bytes.len() { i } else { last }
+        }
+    };
+    while cut > 1 && bytes[cut - 1] == b'\r' {
+        cut -= 1;
+    }
+    cut.max(1).min(bytes.len())
+}
+
+/// Byte offsets in the file of positions in a decoded text, found moving forward.
+struct Place {
+    pos: usize,
+    offset: usize,
+    base: usize,
+}
+
+impl Place {
+    fn new(base: usize) -> Place {
+        Place {
+            pos: 0,
+            offset: base,
+            base,
+        }
+    }
+
+    /// The file offset of `text[pos..]`.
+    fn offset(&mut self, text: &str, pos: usize, encoding: Encoding) -> usize {
+        if pos < self.pos {
+            self.pos = 0;
+            self.offset = self.base;
+        }
+        let piece = text.get(self.pos..pos).unwrap_or("");
+        self.offset += encoded_len(piece, encoding);
+        self.pos = pos;
+        self.offset
+    }
+}
+
+/// The games of PGN `text` (decoded from the bytes at file offset `base` in `encoding`), errors
+/// placed by their byte offset in the file; games longer than `max_game` bytes are errors.
 pub(crate) fn pgn_games(
     text: &str,
     encoding: Encoding,
     base: usize,
-    line: u32,
-    game: usize,
-) -> impl Iterator<Item = Result<Game, ReadError>> {
-    PgnReader::with_origin(text, line, game).map(move |item| {
-        item.map_err(|mut err| {
+    max_game: usize,
+) -> Vec<Result<Game, ReadError>> {
+    let mut reader = PgnReader::resume(text, 1, 0, Skip::None, true, max_game);
+    let mut place = Place::new(base);
+    let mut games = Vec::new();
+    while let Step::Game(item) = reader.step(true) {
+        games.push(item.map_err(|mut err| {
             if let Some(pos) = err.offset {
-                err.offset = Some(base + encoded_len(text.get(..pos).unwrap_or(text), encoding));
+                err.offset = Some(place.offset(text, pos, encoding));
             }
             err
-        })
-    })
+        }));
+    }
+    games
 }
 
 /// The length of `text` in `encoding`, without a byte-order mark.
@@ -396,5 +593,194 @@ mod tests {
             GameStream::from_reader(text.as_bytes(), None, ReadOptions::default()).unwrap();
         assert!(matches!(stream.inner, Inner::Loaded(_)));
         assert_eq!(stream.count(), 2);
+    }
+
+    /// Pieces of PGN text, good and bad, to make files from.
+    const PIECES: &[&str] = &[
+        "[Event \"game\"]\n",
+        "[Event \"Cup {final\"]\n",
+        "[Site \"a}b\"]\n",
+        "  [Round \"1\"]\n",
+        "[Red \"unclosed\n",
+        "1. 炮二平五 马８进７ ",
+        "2. h2e2 h9g7 ",
+        "{a comment}",
+        "{see {ref}",
+        "{ never closed ",
+        "}",
+        "{a\n[Event \"inside\"]\n}",
+        "; to the end {\n",
+        "(",
+        ")",
+        "1-0\n",
+        "*\n",
+        "junk after the result\n",
+        "\n",
+        "\r\n",
+        "\r",
+        "\u{feff}[Event \"bom\"]\n",
+        "[",
+        "]",
+        "\"",
+        " ",
+        "\t",
+        "车一平二\u{3000}",
+    ];
+
+    fn generated(rng: &mut u64, pieces: usize) -> String {
+        let mut next = || {
+            *rng ^= *rng << 13;
+            *rng ^= *rng >> 7;
+            *rng ^= *rng << 17;
+            *rng
+        };
+        let mut text = String::new();
+        for _ in 0..pieces {
+            text.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+        }
+        text
+    }
+
+    type Read = Result<Vec<Result<Game, ReadError>>, ReadError>;
+
+    /// What reading whole gives, and what streaming gives with the given sizes.
+    pub(crate) fn both(bytes: &[u8], options: ReadOptions, limits: Limits) -> (Read, Read) {
+        let whole =
+            format::read_with(bytes, Some("pgn"), options, limits.max_game).map(|r| r.games);
+        let streamed =
+            GameStream::with_limits(bytes, Some("pgn"), options, limits).map(Iterator::collect);
+        (whole, streamed)
+    }
+
+    #[test]
+    fn streamed_is_whole_for_odd_braces_brackets_and_comments() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let options = ReadOptions {
+            format: Some(Format::Pgn),
+            ..ReadOptions::default()
+        };
+        for case in 0..3000 {
+            let pieces = 5 + case % 120;
+            let text = generated(&mut rng, pieces);
+            let limits = Limits {
+                head: 1 + case % 50,
+                chunk: 1 + case % 97,
+                max_line: 1 + case % 61,
+                max_game: 16 + case % 700,
+                max_whole: MAX_WHOLE,
+            };
+            for bytes in [
+                text.as_bytes().to_vec(),
+                encoding::encode(&text, Encoding::Gbk).into_owned(),
+            ] {
+                let (whole, streamed) = both(&bytes, options, limits);
+                assert_eq!(streamed, whole, "case {case} {limits:?}: {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unmatched_brace_early_costs_nothing_later() {
+        // Before, the cutter counted braces over everything read after every game: an unmatched
+        // `{` made it re-read the whole rest of the file for each game.
+        let mut text =
+            String::from("[Event \"Cup {final\"]\n\n1. 炮二平五 {see {ref} 马８进７ *\n\n");
+        text.push_str(&pgn(20_000));
+        let stream =
+            GameStream::with_chunk(text.as_bytes(), Some("pgn"), ReadOptions::default(), 4096)
+                .unwrap();
+        let games: Vec<_> = stream.collect();
+        assert_eq!(games.len(), 20_001);
+        assert!(games.iter().all(Result::is_ok));
+        // A stray `}` never lets a cut fall inside a later comment.
+        let mut text = String::from("[Event \"x\"]\n\n1. 炮二平五 } 马８进７ *\n\n");
+        text.push_str(&pgn(3000));
+        let (whole, streamed) = both(
+            text.as_bytes(),
+            ReadOptions::default(),
+            Limits {
+                chunk: 100,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(streamed, whole);
+        assert_eq!(
+            streamed.unwrap().iter().filter(|g| g.is_err()).count(),
+            whole.unwrap().iter().filter(|g| g.is_err()).count()
+        );
+    }
+
+    #[test]
+    fn a_game_is_bounded() {
+        let mut text = String::from("[Event \"huge\"]\n\n1. ");
+        text.push_str(&"炮二平五 马８进７ ".repeat(1000));
+        text.push_str("*\n\n");
+        text.push_str(&pgn(3));
+        let limits = Limits {
+            max_game: 4096,
+            chunk: 512,
+            head: 100,
+            ..Limits::default()
+        };
+        let (whole, streamed) = both(text.as_bytes(), ReadOptions::default(), limits);
+        let streamed = streamed.unwrap();
+        assert_eq!(Ok(streamed.clone()), whole);
+        assert_eq!(streamed.len(), 4);
+        let err = streamed[0].as_ref().unwrap_err();
+        assert_eq!(err.kind, ReadErrorKind::TooLarge);
+        assert!(streamed[1..].iter().all(Result::is_ok));
+    }
+
+    #[test]
+    fn another_encodings_mark_never_switches_the_decoding() {
+        // Found by the pgn_stream fuzzer: with UTF-8 given, a UTF-16 byte-order mark made the
+        // whole file UTF-16 when read whole, and only the first piece when streamed.
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend_from_slice(pgn(40).as_bytes());
+        let options = ReadOptions {
+            encoding: Some(Encoding::Utf8),
+            format: Some(Format::Pgn),
+        };
+        let limits = Limits {
+            head: 8,
+            chunk: 129,
+            ..Limits::default()
+        };
+        let (whole, streamed) = both(&bytes, options, limits);
+        assert_eq!(streamed, whole);
+        // The two bytes are no UTF-8: a game of their own, said as U+FFFD, then the 40.
+        assert_eq!(whole.unwrap().len(), 41);
+    }
+
+    #[test]
+    fn blank_lines_between_games_are_not_carried() {
+        // Spaces before the first game were carried to the next piece and scanned again:
+        // megabytes of blank lines made the stream quadratic (after a game they are skipped).
+        let mut text = " \n".repeat(1_500_000);
+        text.push_str(&pgn(2));
+        text.push_str(&" \n".repeat(1_500_000));
+        text.push_str(&pgn(2));
+        let limits = Limits {
+            chunk: 4096,
+            head: 100,
+            ..Limits::default()
+        };
+        let (whole, streamed) = both(text.as_bytes(), ReadOptions::default(), limits);
+        assert_eq!(streamed, whole);
+        assert_eq!(whole.unwrap().len(), 4);
+        // What the stream holds stays about a piece, fill after fill.
+        let mut stream =
+            GameStream::with_limits(text.as_bytes(), Some("pgn"), ReadOptions::default(), limits)
+                .unwrap();
+        let Inner::Pgn(chunks) = &mut stream.inner else {
+            panic!("streamed")
+        };
+        let mut most = 0;
+        while !chunks.done {
+            chunks.fill().unwrap();
+            most = most.max(chunks.text.len());
+        }
+        assert_eq!(chunks.pending.len(), 4);
+        assert!(most < 64 << 10, "held {most} bytes");
     }
 }

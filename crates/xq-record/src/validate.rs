@@ -153,7 +153,49 @@ pub fn validate_game(
         report.warnings.push("the FEN gives the wrong side to move: the first move is the other side's, so play starts with it".to_owned());
     }
     report.warnings.extend(replayed.result_mismatch);
+    if let Some(where_) = undecodable(game) {
+        report.warnings.push(format!(
+            "{where_} holds bytes that are not text in the file's encoding, shown as U+FFFD (\u{fffd}): give the right one with --encoding, or mend the file"
+        ));
+    }
     report
+}
+
+/// Where a game holds U+FFFD, the character that decoding puts for bytes it cannot read: `the
+/// tag Event`, `a comment` … (`None` if nowhere).
+pub fn undecodable(game: &Game) -> Option<String> {
+    const BAD: char = '\u{fffd}';
+    if let Some((name, _)) = game
+        .tags
+        .iter()
+        .find(|(n, v)| n.contains(BAD) || v.contains(BAD))
+    {
+        return Some(format!("the tag {}", name.replace(BAD, "?")));
+    }
+    if game.fen.as_deref().is_some_and(|f| f.contains(BAD)) {
+        return Some("the FEN".to_owned());
+    }
+    if game.comment.as_deref().is_some_and(|c| c.contains(BAD)) {
+        return Some("a comment".to_owned());
+    }
+    let mut lines = vec![game.moves.as_slice()];
+    while let Some(line) = lines.pop() {
+        for node in line {
+            let texts = [&node.text, &node.before, &node.comment];
+            if texts
+                .iter()
+                .any(|t| t.as_deref().is_some_and(|t| t.contains(BAD)))
+            {
+                return Some(if node.text.as_deref().is_some_and(|t| t.contains(BAD)) {
+                    "a move".to_owned()
+                } else {
+                    "a comment".to_owned()
+                });
+            }
+            lines.extend(node.variations.iter().map(Vec::as_slice));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

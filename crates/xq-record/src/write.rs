@@ -120,6 +120,16 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     if games.iter().any(controls) {
         dropped.push("control characters in tags and comments".to_owned());
     }
+    let closing_brace = |g: &Game| {
+        g.comment.as_deref().is_some_and(|c| c.contains('}'))
+            || any_node(&g.moves, &|n: &Node| {
+                n.comment.as_deref().is_some_and(|c| c.contains('}'))
+                    || n.before.as_deref().is_some_and(|c| c.contains('}'))
+            })
+    };
+    if games.iter().any(closing_brace) {
+        dropped.push("} in comments (a PGN comment ends at the first }; written as ))".to_owned());
+    }
     if games
         .iter()
         .any(|g| g.tags.iter().any(|(_, v)| v.contains(['\r', '\n'])))
@@ -270,6 +280,12 @@ fn pgn_line(
 /// fen_before, comment), the game numbered from 1. Variations, comments before moves and moves
 /// that do not replay are dropped (and said).
 pub fn write_csv(games: &[Game]) -> Written {
+    write_csv_part(games, 0, true)
+}
+
+/// As [`write_csv`], for games numbered from `first + 1` (a file written a batch at a time), the
+/// header only if `header`.
+pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
     let mut csv = csv::Writer::from_writer(Vec::new());
     let mut rows = vec![
         [
@@ -286,10 +302,22 @@ pub fn write_csv(games: &[Game]) -> Written {
     ];
     let (mut variations, mut befores) = (0, 0);
     let mut dropped = Vec::new();
+    let mut tags: Vec<&str> = Vec::new();
+    for (name, value) in games.iter().flat_map(|g| &g.tags) {
+        if !value.trim().is_empty() && !tags.contains(&name.as_str()) {
+            tags.push(name);
+        }
+    }
+    if !tags.is_empty() {
+        dropped.push(format!(
+            "tags CSV has no column for: {}",
+            xq_core::text::visible(&tags.join(", "))
+        ));
+    }
     for (g, game) in games.iter().enumerate() {
         let (game, cut) = playable(game);
         if let Some(cut) = cut {
-            dropped.push(format!("game {}: {cut}", g + 1));
+            dropped.push(format!("game {}: {cut}", first + g + 1));
         }
         befores += usize::from(game.comment.is_some());
         let mut pos = start_position(&game).ok().map(|(p, _)| p);
@@ -300,7 +328,7 @@ pub fn write_csv(games: &[Game]) -> Written {
                 break;
             };
             rows.push([
-                (g + 1).to_string(),
+                (first + g + 1).to_string(),
                 (i + 1).to_string(),
                 p.turn().name().to_owned(),
                 m.to_string(),
@@ -311,12 +339,12 @@ pub fn write_csv(games: &[Game]) -> Written {
                 ),
                 write_move(p, m, Notation::Wxf),
                 p.fen(),
-                node.comment.clone().unwrap_or_default(),
+                xq_core::text::csv_cell(node.comment.as_deref().unwrap_or_default()).into_owned(),
             ]);
             play(&mut pos, node);
         }
     }
-    for row in &rows {
+    for row in rows.iter().skip(usize::from(!header)) {
         // Writing to memory cannot fail.
         let _ = csv.write_record(row);
     }

@@ -144,7 +144,7 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
         for gap in &rec.gaps {
             let what = gap.text.as_deref().map_or_else(
                 || pick(lang, "（漏记）", "(left out)").to_owned(),
-                |t| format!("`{t}`"),
+                |t| format!("`{}`", xq_core::text::visible(t)),
             );
             let fix = match (gap.reconstructed, zh) {
                 (Some(m), true) => format!("按后续着法补为 {m}（{}种可能）", gap.candidates),

@@ -1,27 +1,31 @@
 //! `xq convert`: read records of any format, write them in another.
 //!
-//! Each output is written to a temporary file beside its target and then moved into place, so a
-//! reader never sees half a file; without `--force` an existing file is never replaced (the move
-//! is a hard link, which fails if the target exists). Every input gets a line saying what was
-//! written and what the target format could not hold.
+//! Inputs are read with the same reader as `validate` (`GameStream`). Outputs are written by
+//! `output::write_output`: a regular file through a temporary file moved into place (never
+//! replacing an existing one without `--force`), a device, FIFO or `-` as a stream. An output never
+//! replaces an input of the same run (compared by device and inode, so another spelling of the
+//! path or a link is caught too), nor another output of the run. Output names are a pure function
+//! of the inputs' paths (see `plan_targets`). Every input gets a line saying what was written and
+//! what the target format could not hold.
 
 use std::{
-    collections::HashSet,
+    collections::{HashMap, HashSet},
     fs,
     io::{self, Write},
     path::{Path, PathBuf},
 };
 
+use xq_core::text::{visible, visible_path};
 use xq_notation::{ChineseStyle, Notation, Script};
 use xq_record::{
-    Encoding, Game,
+    Encoding, Game, GameStream, ReadErrorKind,
     write::{self, PgnOptions, Written},
     xqf::XqfVersion,
 };
 
 use super::{
     inputs::{self, Input},
-    output::write_atomically,
+    output::{Output, Replace},
 };
 use crate::{
     CliError, ExitStatus,
@@ -29,37 +33,140 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let (files, missing) = inputs::collect(&args.inputs);
+    // `--out -`: the records go to standard output, so the report goes to standard error.
+    let mut stderr = io::stderr();
+    let out: &mut dyn Write = if args.out.as_os_str() == "-" {
+        &mut stderr
+    } else {
+        out
+    };
+    let inputs::Collected {
+        files,
+        missing,
+        skipped,
+    } = inputs::collect(&args.inputs, args.follow);
     let mut status = ExitStatus::Success;
     for m in &missing {
         writeln!(out, "{}: cannot read it: {}", m.display, m.error)?;
         status = worse(status, ExitStatus::Io);
     }
-    let to_dir = args.out.is_dir()
-        || args
-            .out
-            .as_os_str()
-            .to_string_lossy()
-            .ends_with(std::path::MAIN_SEPARATOR)
-        || files.len() > 1
-        || files.iter().any(|f| f.found);
+    for s in &skipped {
+        writeln!(out, "{}: skipped: {}", s.display, s.why)?;
+    }
+    // A device, FIFO or `-` takes every output, one after the other, as a stream.
+    let stream = args.out.as_os_str() == "-"
+        || fs::metadata(&args.out).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    let to_dir = !stream
+        && (args.out.is_dir()
+            || args
+                .out
+                .as_os_str()
+                .to_string_lossy()
+                .ends_with(std::path::MAIN_SEPARATOR)
+            || files.len() > 1
+            || files.iter().any(|f| f.found));
     if to_dir {
         fs::create_dir_all(&args.out).map_err(|source| CliError::Io {
-            context: format!("cannot create {}", args.out.display()),
+            context: format!("cannot create {}", visible_path(&args.out)),
             source,
         })?;
     }
-    let mut written = HashSet::new();
-    for input in &files {
-        let done = convert_one(args, input, to_dir, &mut written, out)?;
+    let targets = if to_dir {
+        plan_targets(&files, &args.out, extension(args.to))
+    } else {
+        vec![args.out.clone(); files.len()]
+    };
+    let mut run = Run {
+        inputs: files
+            .iter()
+            .filter_map(|f| Some((file_id(&f.path)?, f.display.clone())))
+            .collect(),
+        written: HashMap::new(),
+        stream,
+    };
+    for (input, target) in files.iter().zip(targets) {
+        let done = convert_one(args, input, target, to_dir, &mut run, out)?;
         status = worse(status, done);
     }
-    if files.is_empty() && missing.is_empty() {
+    if files.is_empty() && missing.is_empty() && skipped.is_empty() {
         return Err(CliError::Invalid(
             "no record files found in the inputs".to_owned(),
         ));
     }
     Ok(status)
+}
+
+/// What a run knows across its inputs.
+struct Run {
+    /// Every input file (by identity), with its name for reports: never replaced by an output.
+    inputs: HashMap<FileId, String>,
+    /// The outputs written so far, with the input each came from.
+    written: HashMap<PathBuf, String>,
+    /// Whether the outputs go to one stream (then they follow each other).
+    stream: bool,
+}
+
+/// A file's identity: device and inode where there are such, else its canonical path (so a path
+/// spelled differently, a hard link or a symbolic link is still recognised).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+/// The identity of the regular file at `path` (following links), if there is one.
+fn file_id(path: &Path) -> Option<FileId> {
+    let meta = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileId::Inode(meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        drop(meta);
+        fs::canonicalize(path).ok().map(FileId::Path)
+    }
+}
+
+/// The output of each input in a directory: a pure function of the list of inputs (never of what
+/// could be read in this run, so a resumed batch finds the same names). `dir/a.pgn` gives
+/// `out/dir/a.json`; when two inputs would give the same name (`a.pgn`, `a.xqf`) each keeps its
+/// whole name (`a.pgn.json`, `a.xqf.json`); a clash left after that (the same relative path named
+/// from two places) is numbered `-2`, `-3` … in the order of the inputs.
+fn plan_targets(files: &[Input], out: &Path, ext: &str) -> Vec<PathBuf> {
+    let plain: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.relative.with_extension(ext))
+        .collect();
+    let mut count: HashMap<&Path, usize> = HashMap::new();
+    for p in &plain {
+        *count.entry(p.as_path()).or_default() += 1;
+    }
+    let mut seen = HashSet::new();
+    files
+        .iter()
+        .zip(&plain)
+        .map(|(f, p)| {
+            let name = if count.get(p.as_path()).copied().unwrap_or(0) > 1 {
+                let mut full = f.relative.file_name().unwrap_or_default().to_os_string();
+                full.push(".");
+                full.push(ext);
+                f.relative.with_file_name(full)
+            } else {
+                p.clone()
+            };
+            let mut candidate = name.clone();
+            let mut n = 2;
+            while !seen.insert(candidate.clone()) {
+                candidate = with_suffix(&name, &format!("-{n}"));
+                n += 1;
+            }
+            out.join(candidate)
+        })
+        .collect()
 }
 
 fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
@@ -95,161 +202,360 @@ const fn extension(to: TargetFormat) -> &'static str {
     }
 }
 
-/// Converts one input file; says on `out` what it did.
+/// Games converted together: memory holds a batch, whatever the input's size.
+const BATCH: usize = 256;
+
+/// The readable games of one input, one by one, each resolved; what cannot be read is noted.
+struct Games<'s> {
+    stream: GameStream<'s>,
+    index: usize,
+    notes: Vec<String>,
+    status: ExitStatus,
+}
+
+impl Games<'_> {
+    /// The next game that reads (its number from 1), noting those that do not.
+    fn next_game(&mut self) -> Option<(usize, Game)> {
+        loop {
+            let item = self.stream.next()?;
+            self.index += 1;
+            let i = self.index;
+            match item {
+                Ok(mut game) => {
+                    if let Some(where_) = xq_record::validate::undecodable(&game) {
+                        self.notes.push(format!(
+                            "game {i}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)"
+                        ));
+                    }
+                    write::resolve_all(&mut game);
+                    return Some((i, game));
+                }
+                Err(e) => {
+                    let mut place = Vec::new();
+                    place.extend(e.line.map(|l| format!("line {l}")));
+                    place.extend(e.offset.map(|o| format!("byte {o}")));
+                    let place = if place.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", place.join(", "))
+                    };
+                    self.notes.push(format!(
+                        "game {i} cannot be read and is not written{place}: {}",
+                        e.message
+                    ));
+                    self.status = ExitStatus::Invalid;
+                }
+            }
+        }
+    }
+}
+
+/// Merges what a batch's writer dropped into what the output dropped so far: `game N:` lines
+/// renumbered from `first`, counts (`3 comment(s)`) added up, other lines once.
+fn merge_dropped(all: &mut Vec<String>, batch: Vec<String>, first: usize) {
+    for line in batch {
+        if let Some(rest) = line.strip_prefix("game ")
+            && let Some((n, tail)) = rest.split_once(':')
+            && let Ok(n) = n.parse::<usize>()
+        {
+            all.push(format!("game {}:{tail}", n + first));
+            continue;
+        }
+        if let Some((n, tail)) = line.split_once(' ')
+            && let Ok(n) = n.parse::<usize>()
+        {
+            let same = all.iter_mut().find(|l| {
+                l.split_once(' ')
+                    .is_some_and(|(m, t)| t == tail && m.parse::<usize>().is_ok())
+            });
+            match same {
+                Some(l) => {
+                    let m: usize = l
+                        .split_once(' ')
+                        .and_then(|(m, _)| m.parse().ok())
+                        .unwrap_or(0);
+                    *l = format!("{} {tail}", m + n);
+                }
+                None => all.push(line),
+            }
+            continue;
+        }
+        if !all.contains(&line) {
+            all.push(line);
+        }
+    }
+}
+
+/// Converts one input file to `target`; says on `out` what it did. Games are read, converted and
+/// written a batch at a time, so memory does not grow with the input.
 fn convert_one(
     args: &ConvertArgs,
     input: &Input,
+    target: PathBuf,
     to_dir: bool,
-    written: &mut HashSet<PathBuf>,
+    run: &mut Run,
     out: &mut dyn Write,
 ) -> Result<ExitStatus, CliError> {
     let name = &input.display;
-    let bytes = match fs::read(&input.path) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            writeln!(out, "{name}: cannot read it: {e}")?;
+    // The same reader as `validate`: the same games, encoding and errors.
+    let stream = match GameStream::open(&input.path, args.input.options()) {
+        Ok(stream) => stream,
+        Err(e) if e.kind == ReadErrorKind::Io => {
+            writeln!(out, "{name}: cannot read it: {}", visible(&e.message))?;
             return Ok(ExitStatus::Io);
         }
-    };
-    let extension_in = input.path.extension().and_then(|e| e.to_str());
-    let records = match xq_record::read(&bytes, extension_in, args.input.options()) {
-        Ok(records) => records,
         Err(e) if input.may_not_be_a_record() => {
-            writeln!(out, "{name}: skipped: not a game record ({})", e.message)?;
+            writeln!(
+                out,
+                "{name}: skipped: not a game record ({})",
+                visible(&e.message)
+            )?;
             return Ok(ExitStatus::Success);
         }
         Err(e) => {
-            writeln!(out, "{name}: cannot be read: {e}")?;
+            writeln!(out, "{name}: cannot be read: {}", visible(&e.to_string()))?;
             return Ok(ExitStatus::Invalid);
         }
     };
-    let mut status = ExitStatus::Success;
-    let mut games: Vec<Game> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
-    for (i, item) in records.games.into_iter().enumerate() {
-        match item {
-            Ok(mut game) => {
-                write::resolve_all(&mut game);
-                games.push(game);
-            }
-            Err(e) => {
-                let mut place = Vec::new();
-                place.extend(e.line.map(|l| format!("line {l}")));
-                place.extend(e.offset.map(|o| format!("byte {o}")));
-                let place = if place.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", place.join(", "))
-                };
-                notes.push(format!(
-                    "game {} cannot be read and is not written{place}: {}",
-                    i + 1,
-                    e.message
-                ));
-                status = ExitStatus::Invalid;
-            }
-        }
-    }
-    if !records.not_games.is_empty() {
-        notes.push(format!(
-            "{} library entries that are not games (section titles) are not written",
-            records.not_games.len()
-        ));
-    }
-    if games.is_empty() {
+    let not_games = stream.not_games().len();
+    let mut games = Games {
+        stream,
+        index: 0,
+        notes: Vec::new(),
+        status: ExitStatus::Success,
+    };
+    let Some(first) = games.next_game() else {
         writeln!(out, "{name}: no game to write")?;
-        for note in &notes {
-            writeln!(out, "  {note}")?;
+        for note in &games.notes {
+            writeln!(out, "  {}", visible(note))?;
         }
-        return Ok(worse(status, ExitStatus::Invalid));
-    }
-    let target = if to_dir {
-        args.out
-            .join(&input.relative)
-            .with_extension(extension(args.to))
+        return Ok(worse(games.status, ExitStatus::Invalid));
+    };
+    let mut status = ExitStatus::Success;
+    let replace = if args.force {
+        Replace::Yes
     } else {
-        args.out.clone()
+        Replace::No
     };
-    let encoding = match args.out_encoding {
-        OutEncoding::Utf8 => Encoding::Utf8,
-        OutEncoding::Gbk => Encoding::Gbk,
-    };
-    let notation = notation(args.notation);
-    // One output per input; for XQF, one per game.
-    let one = |w: Written| vec![(target.clone(), w, games.len())];
-    let outputs: Vec<(PathBuf, Written, usize)> = match args.to {
-        TargetFormat::Pgn => one(write::write_pgn(&games, PgnOptions { notation, encoding })),
-        TargetFormat::Dhtmlxq => one(recode(write::write_dhtmlxq(&games), encoding)),
-        TargetFormat::Json => one(write::write_json(&games)),
-        TargetFormat::Csv => one(recode(write::write_csv(&games), encoding)),
-        TargetFormat::Txt => one(recode(write::write_txt(&games, notation), encoding)),
-        TargetFormat::Xqf => {
-            let version = match args.xqf {
-                XqfFlavour::Plain => XqfVersion::Plain,
-                XqfFlavour::Encrypted => XqfVersion::Encrypted,
-            };
-            if games.len() > 1 && !to_dir {
-                writeln!(
-                    out,
-                    "{name}: {} games, and an XQF file holds one: give a directory to --out",
-                    games.len()
-                )?;
-                return Ok(ExitStatus::Invalid);
-            }
-            let many = games.len() > 1;
-            games
-                .iter()
-                .enumerate()
-                .map(|(i, g)| {
-                    (
-                        if many {
-                            numbered(&target, i + 1)
-                        } else {
-                            target.clone()
-                        },
-                        write::write_xqf(g, version),
-                        1,
-                    )
-                })
-                .collect()
-        }
-    };
-    for (path, w, count) in outputs {
-        let path = unique(path, written);
-        if args.skip_existing && path.exists() {
+    if args.to == TargetFormat::Xqf {
+        // One file per game: `name.xqf`, or `name-001.xqf` … when the input holds several.
+        let version = match args.xqf {
+            XqfFlavour::Plain => XqfVersion::Plain,
+            XqfFlavour::Encrypted => XqfVersion::Encrypted,
+        };
+        let second = games.next_game();
+        if second.is_some() && !to_dir {
             writeln!(
                 out,
-                "{name} -> {}: exists, kept (--skip-existing)",
-                path.display()
+                "{name}: more than one game, and an XQF file holds one: give a directory to --out"
             )?;
-            continue;
+            return Ok(ExitStatus::Invalid);
         }
-        match write_atomically(&path, &w.bytes, args.force) {
-            Ok(()) => {
-                let games_word = if count == 1 { "game" } else { "games" };
-                writeln!(out, "{name} -> {}: {count} {games_word}", path.display())?;
-                for d in &w.dropped {
-                    writeln!(out, "  dropped: {d}")?;
+        let many = second.is_some();
+        let mut next = Some(first);
+        let mut after = second;
+        let mut n = 0;
+        while let Some((_, game)) = next {
+            n += 1;
+            let path = if many {
+                numbered(&target, n)
+            } else {
+                target.clone()
+            };
+            let w = write::write_xqf(&game, version);
+            if let Some(mut output) =
+                open_target(args, name, &path, replace, run, &mut status, out)?
+            {
+                let wrote = output.write_all(&w.bytes);
+                close_target(
+                    args.skip_existing,
+                    name,
+                    &path,
+                    output,
+                    wrote,
+                    1,
+                    &w.dropped,
+                    run,
+                    &mut status,
+                    out,
+                )?;
+            }
+            next = after.take();
+            after = games.next_game();
+        }
+    } else if let Some(mut output) =
+        open_target(args, name, &target, replace, run, &mut status, out)?
+    {
+        let encoding = match args.out_encoding {
+            OutEncoding::Utf8 => Encoding::Utf8,
+            OutEncoding::Gbk => Encoding::Gbk,
+        };
+        let notation = notation(args.notation);
+        let mut dropped = Vec::new();
+        let mut count = 0;
+        let mut pending = Some(first);
+        let mut wrote = Ok(());
+        while let Some(first_of_batch) = pending.take() {
+            let mut batch = vec![first_of_batch.1];
+            while batch.len() < BATCH {
+                match games.next_game() {
+                    Some((_, g)) => batch.push(g),
+                    None => break,
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                writeln!(
-                    out,
-                    "{name}: {} exists; not replaced (--force replaces it, --skip-existing keeps it quietly)",
-                    path.display()
-                )?;
-                status = worse(status, ExitStatus::Invalid);
+            let w = match args.to {
+                TargetFormat::Pgn => write::write_pgn(&batch, PgnOptions { notation, encoding }),
+                TargetFormat::Dhtmlxq => recode(write::write_dhtmlxq(&batch), encoding),
+                TargetFormat::Csv => {
+                    recode(write::write_csv_part(&batch, count, count == 0), encoding)
+                }
+                TargetFormat::Txt => recode(write::write_txt(&batch, notation), encoding),
+                TargetFormat::Json | TargetFormat::Xqf => {
+                    let mut text = String::new();
+                    if count == 0 {
+                        text.push_str(xq_record::json::JSON_HEAD);
+                    }
+                    for (i, g) in batch.iter().enumerate() {
+                        text.push_str(&xq_record::json::json_game(g, count + i == 0));
+                    }
+                    Written {
+                        bytes: text.into_bytes(),
+                        dropped: Vec::new(),
+                    }
+                }
+            };
+            merge_dropped(&mut dropped, w.dropped, count);
+            count += batch.len();
+            wrote = output.write_all(&w.bytes);
+            if wrote.is_err() {
+                break;
             }
-            Err(e) => {
-                writeln!(out, "{name}: cannot write {}: {e}", path.display())?;
-                status = worse(status, ExitStatus::Io);
-            }
+            pending = games.next_game();
         }
+        if args.to == TargetFormat::Json && wrote.is_ok() {
+            wrote = output.write_all(xq_record::json::json_tail(count > 0).as_bytes());
+        }
+        close_target(
+            args.skip_existing,
+            name,
+            &target,
+            output,
+            wrote,
+            count,
+            &dropped,
+            run,
+            &mut status,
+            out,
+        )?;
     }
-    for note in &notes {
-        writeln!(out, "  {note}")?;
+    status = worse(status, games.status);
+    if not_games > 0 {
+        games.notes.push(format!(
+            "{not_games} library entries that are not games (section titles) are not written"
+        ));
+    }
+    for note in &games.notes {
+        writeln!(out, "  {}", visible(note))?;
     }
     Ok(status)
+}
+
+/// Opens `path` for an output of input `name`, unless it must not be written (an input of the
+/// run, written already by the run, kept by `--skip-existing`, not replaced without `--force`):
+/// then says why and gives `None`.
+fn open_target(
+    args: &ConvertArgs,
+    name: &str,
+    path: &Path,
+    replace: Replace,
+    run: &Run,
+    status: &mut ExitStatus,
+    out: &mut dyn Write,
+) -> Result<Option<Output>, CliError> {
+    let shown = visible_path(path);
+    if let Some(input) = file_id(path).and_then(|id| run.inputs.get(&id)) {
+        writeln!(
+            out,
+            "{name} -> {shown}: not written: that is the input {input} of this run"
+        )?;
+        *status = worse(*status, ExitStatus::Invalid);
+        return Ok(None);
+    }
+    if let Some(from) = run.written.get(path).filter(|_| !run.stream) {
+        writeln!(
+            out,
+            "{name} -> {shown}: not written: this run wrote it from {from}"
+        )?;
+        *status = worse(*status, ExitStatus::Invalid);
+        return Ok(None);
+    }
+    let exists = fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.is_symlink());
+    if args.skip_existing && exists {
+        writeln!(out, "{name} -> {shown}: exists, kept (--skip-existing)")?;
+        return Ok(None);
+    }
+    match Output::create(path, replace) {
+        Ok(output) => Ok(Some(output)),
+        Err(e) => {
+            not_written(args.skip_existing, name, &shown, &e, status, out)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Says why an output was not written.
+fn not_written(
+    skip_existing: bool,
+    name: &str,
+    shown: &str,
+    e: &io::Error,
+    status: &mut ExitStatus,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if e.kind() == io::ErrorKind::AlreadyExists && skip_existing {
+        // Another run wrote it meanwhile: as good as found.
+        writeln!(out, "{name} -> {shown}: exists, kept (--skip-existing)")?;
+    } else if e.kind() == io::ErrorKind::AlreadyExists {
+        writeln!(
+            out,
+            "{name}: {shown} exists; not replaced (--force replaces it, --skip-existing keeps it quietly)"
+        )?;
+        *status = worse(*status, ExitStatus::Invalid);
+    } else {
+        writeln!(out, "{name}: cannot write {shown}: {e}")?;
+        *status = worse(*status, ExitStatus::Io);
+    }
+    Ok(())
+}
+
+/// Completes an output (`wrote`: how writing into it went) and says what it holds.
+#[allow(clippy::too_many_arguments)]
+fn close_target(
+    skip_existing: bool,
+    name: &str,
+    path: &Path,
+    output: Output,
+    wrote: io::Result<()>,
+    count: usize,
+    dropped: &[String],
+    run: &mut Run,
+    status: &mut ExitStatus,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let shown = visible_path(path);
+    let finished = wrote.and_then(|()| output.finish());
+    match finished {
+        Ok(_) => {
+            run.written.insert(path.to_path_buf(), name.to_owned());
+            let games_word = if count == 1 { "game" } else { "games" };
+            writeln!(out, "{name} -> {shown}: {count} {games_word}")?;
+            for d in dropped {
+                writeln!(out, "  dropped: {}", visible(d))?;
+            }
+        }
+        Err(e) => not_written(skip_existing, name, &shown, &e, status, out)?,
+    }
+    Ok(())
 }
 
 /// Text outputs other than PGN are written in UTF-8; re-encodes them if asked.
@@ -279,17 +585,4 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
         Some(ext) => path.with_file_name(format!("{stem}{suffix}.{}", ext.to_string_lossy())),
         None => path.with_file_name(format!("{stem}{suffix}")),
     }
-}
-
-/// `path`, or `name-2.ext`, `name-3.ext` … if this run already wrote `path` (two inputs that
-/// differ only in their extension).
-fn unique(path: PathBuf, written: &mut HashSet<PathBuf>) -> PathBuf {
-    let mut candidate = path.clone();
-    let mut n = 2;
-    while written.contains(&candidate) {
-        candidate = with_suffix(&path, &format!("-{n}"));
-        n += 1;
-    }
-    written.insert(candidate.clone());
-    candidate
 }

@@ -20,7 +20,8 @@ pub(crate) const SHARED_EXTENSIONS: &[&str] = &["txt", "json", "htm", "html"];
 pub(crate) struct Input {
     /// The file.
     pub(crate) path: PathBuf,
-    /// The path for reports: as given, or the directory argument joined with the path below it.
+    /// The path for reports: as given, or the directory argument joined with the path below it;
+    /// control characters and bytes that are not UTF-8 escaped (`xq_core::text::visible_path`).
     pub(crate) display: String,
     /// The path below the directory argument (the file name for a file argument).
     pub(crate) relative: PathBuf,
@@ -50,79 +51,169 @@ pub(crate) struct Missing {
     pub(crate) error: std::io::Error,
 }
 
+/// An entry found in a directory that looks like a record (by its name) but is not read.
+#[derive(Debug)]
+pub(crate) struct Skipped {
+    /// The path, shown as in reports.
+    pub(crate) display: String,
+    /// Why, in words.
+    pub(crate) why: String,
+}
+
+/// What the paths name: files to read, paths that cannot be used, entries skipped.
+#[derive(Debug, Default)]
+pub(crate) struct Collected {
+    pub(crate) files: Vec<Input>,
+    pub(crate) missing: Vec<Missing>,
+    pub(crate) skipped: Vec<Skipped>,
+}
+
 /// The files named by `paths`, in order, each directory's files sorted by path.
-pub(crate) fn collect(paths: &[PathBuf]) -> (Vec<Input>, Vec<Missing>) {
-    let mut inputs = Vec::new();
-    let mut missing = Vec::new();
+///
+/// A file named on the command line is read whatever it is (a link is followed: it was named).
+/// Below a directory, a symbolic link is followed only to a file inside that directory (or
+/// anywhere with `follow`; a linked directory only with `follow`, each directory once); a link to
+/// nothing, a link loop, a link out of the directory, and a FIFO, socket or device with a record's
+/// name are listed in `skipped`, never read and never dropped silently.
+pub(crate) fn collect(paths: &[PathBuf], follow: bool) -> Collected {
+    let mut out = Collected::default();
     for path in paths {
         match fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 let mut found = Vec::new();
-                walk(path, &mut found, &mut missing);
-                inputs.extend(found.into_iter().map(|file| {
+                let root = fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+                let mut walker = Walker {
+                    root: &root,
+                    follow,
+                    seen_dirs: Vec::new(),
+                    found: &mut found,
+                    out: &mut out,
+                };
+                walker.seen_dirs.push(root.clone());
+                walker.walk(path);
+                out.files.extend(found.into_iter().map(|file| {
                     let relative = file
                         .strip_prefix(path)
                         .map_or_else(|_| file.clone(), Path::to_path_buf);
                     Input {
-                        display: file.display().to_string(),
+                        display: xq_core::text::visible_path(&file),
                         path: file,
                         relative,
                         found: true,
                     }
                 }));
             }
-            Ok(_) => inputs.push(Input {
+            Ok(_) => out.files.push(Input {
                 path: path.clone(),
-                display: path.display().to_string(),
+                display: xq_core::text::visible_path(path),
                 relative: path.file_name().map_or_else(|| path.clone(), PathBuf::from),
                 found: false,
             }),
-            Err(error) => missing.push(Missing {
-                display: path.display().to_string(),
+            Err(error) => out.missing.push(Missing {
+                display: xq_core::text::visible_path(path),
                 error,
             }),
         }
     }
-    (inputs, missing)
+    out
 }
 
-/// Record files below `dir` (symbolic links to directories are not followed: no loops).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>, missing: &mut Vec<Missing>) {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(error) => {
-            missing.push(Missing {
-                display: dir.display().to_string(),
-                error,
-            });
-            return;
+/// Walking one directory argument.
+struct Walker<'a> {
+    /// The directory given, canonical.
+    root: &'a Path,
+    follow: bool,
+    /// Directories entered (canonical): a linked one is entered once.
+    seen_dirs: Vec<PathBuf>,
+    found: &'a mut Vec<PathBuf>,
+    out: &'a mut Collected,
+}
+
+impl Walker<'_> {
+    fn skip(&mut self, path: &Path, why: &str) {
+        self.out.skipped.push(Skipped {
+            display: xq_core::text::visible_path(path),
+            why: why.to_owned(),
+        });
+    }
+
+    /// Record files below `dir`.
+    fn walk(&mut self, dir: &Path) {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(error) => {
+                self.out.missing.push(Missing {
+                    display: xq_core::text::visible_path(dir),
+                    error,
+                });
+                return;
+            }
+        };
+        // Sorted by name, directory by directory: the order is the same on every machine (and
+        // comparing names is far cheaper than comparing whole paths).
+        let mut listed = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(entry) => listed.push((entry.file_name(), entry)),
+                Err(error) => self.out.missing.push(Missing {
+                    display: xq_core::text::visible_path(dir),
+                    error,
+                }),
+            }
         }
-    };
-    // Sorted by name, directory by directory: the order is the same on every machine (and
-    // comparing names is far cheaper than comparing whole paths).
-    let mut listed = Vec::new();
-    for entry in entries {
-        match entry {
-            Ok(entry) => listed.push((entry.file_name(), entry)),
-            Err(error) => missing.push(Missing {
-                display: dir.display().to_string(),
-                error,
-            }),
+        listed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (_, entry) in listed {
+            let path = entry.path();
+            // The entry's type comes with the listing; only a link needs a look at its target.
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let named_like_a_record = extension_in(&path, RECORD_EXTENSIONS);
+            if kind.is_dir() {
+                self.walk(&path);
+            } else if kind.is_file() {
+                if named_like_a_record {
+                    self.found.push(path);
+                }
+            } else if kind.is_symlink() {
+                self.link(&path, named_like_a_record);
+            } else if named_like_a_record {
+                self.skip(&path, "not a regular file (a FIFO, socket or device)");
+            }
         }
     }
-    listed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    for (_, entry) in listed {
-        let path = entry.path();
-        // The entry's type comes with the listing; only a link needs a look at its target.
-        let Ok(kind) = entry.file_type() else {
-            continue;
+
+    fn link(&mut self, path: &Path, named_like_a_record: bool) {
+        let (target, meta) = match fs::canonicalize(path).and_then(|t| Ok((fs::metadata(&t)?, t))) {
+            Ok((meta, target)) => (target, meta),
+            Err(_) => {
+                if named_like_a_record {
+                    self.skip(path, "a symbolic link to nothing (or a loop of links)");
+                }
+                return;
+            }
         };
-        if kind.is_dir() {
-            walk(&path, out, missing);
-        } else if extension_in(&path, RECORD_EXTENSIONS)
-            && (kind.is_file() || (kind.is_symlink() && path.is_file()))
-        {
-            out.push(path);
+        let inside = target.starts_with(self.root);
+        if meta.is_dir() {
+            if !self.follow {
+                self.skip(
+                    path,
+                    "a symbolic link to a directory: not followed (--follow enters it)",
+                );
+            } else if !self.seen_dirs.contains(&target) {
+                self.seen_dirs.push(target);
+                self.walk(path);
+            }
+        } else if !named_like_a_record {
+        } else if !meta.is_file() {
+            self.skip(path, "a symbolic link to something that is no regular file");
+        } else if inside || self.follow {
+            self.found.push(path.to_path_buf());
+        } else {
+            self.skip(
+                path,
+                "a symbolic link out of the directory given: not followed (--follow reads it)",
+            );
         }
     }
 }

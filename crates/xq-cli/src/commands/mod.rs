@@ -49,16 +49,48 @@ pub(crate) fn parse_fen(text: &str, lenient: bool) -> Result<xq_core::Position, 
 }
 
 /// A FEN error for people: the FEN, each syntax problem with a caret under its place, then each
-/// rule the position breaks.
+/// rule the position breaks. At most [`xq_core::fen::REPORTED`] problems are shown (then how many
+/// more), a long FEN is shown as a window around each problem, and control characters in it are
+/// shown escaped (see `xq_core::text`).
 pub(crate) fn describe_fen_error(text: &str, err: &xq_core::FenError) -> String {
+    use xq_core::fen::REPORTED;
+    // A FEN up to SHORT characters is shown whole; a longer one as CONTEXT characters either side.
+    const SHORT: usize = 120;
+    let long = text.chars().count() > SHORT;
+    let context = if long { 40 } else { SHORT };
     let mut message = String::from("invalid FEN\n");
-    for problem in &err.syntax {
-        let snippet = xq_core::caret::Snippet::new(text, problem.span.clone());
-        message.push_str(&indent(&snippet.render(&problem.to_string()), "  "));
+    for problem in err.syntax.iter().take(REPORTED) {
+        let start = problem.span.start.min(text.len());
+        let start = (0..=start)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        let before: Vec<(usize, char)> = text[..start].char_indices().collect();
+        let from = before.len().saturating_sub(context);
+        let from_byte = before.get(from).map_or(start, |&(i, _)| i);
+        let to_byte = text[start..]
+            .char_indices()
+            .nth(context)
+            .map_or(text.len(), |(i, _)| start + i);
+        let (prefix, suffix) = (
+            if from_byte > 0 { "…" } else { "" },
+            if to_byte < text.len() { "…" } else { "" },
+        );
+        let window = format!("{prefix}{}{suffix}", &text[from_byte..to_byte]);
+        let end = problem.span.end.clamp(start, to_byte);
+        let shift = |i: usize| i - from_byte + prefix.len();
+        let said = xq_core::fen::cut(&problem.to_string(), xq_core::fen::REPORTED_LEN);
+        let snippet = xq_core::caret::Snippet::new(&window, shift(start)..shift(end));
+        message.push_str(&indent(&snippet.render(&said), "  "));
         message.push('\n');
     }
-    for problem in &err.position {
+    let shown_syntax = err.syntax.len().min(REPORTED);
+    for problem in err.position.iter().take(REPORTED - shown_syntax) {
         message.push_str(&format!("  - {problem}\n"));
+    }
+    let all = err.syntax.len() + err.position.len();
+    if all > REPORTED {
+        message.push_str(&format!("  … and {} more problems\n", all - REPORTED));
     }
     if err.is_only_implausible() {
         message.push_str("  (only implausible problems: --lenient accepts this position)\n");

@@ -2,7 +2,10 @@
 
 use std::io::Write;
 
-use xq_core::{Color, Position};
+use xq_core::{
+    Color, Position,
+    text::{visible, visible_lines, visible_path},
+};
 use xq_notation::{Mode, Notation, Reader};
 use xq_record::{
     Game, GameStream, Node, replay,
@@ -30,11 +33,13 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
                 writeln!(
                     out,
                     "! ply {} `{}` does not replay: {}",
-                    e.ply, e.text, e.message
+                    e.ply,
+                    visible(&e.text),
+                    visible(&e.message)
                 )?;
             }
             if let Some(why) = &replayed.bad_start {
-                writeln!(out, "! {why}")?;
+                writeln!(out, "! {}", visible(why))?;
             }
         }
     }
@@ -56,11 +61,11 @@ pub(crate) fn read_game(
     let stream = GameStream::open(path, options).map_err(|e| {
         if e.kind == xq_record::ReadErrorKind::Io {
             CliError::Io {
-                context: format!("cannot read {}", path.display()),
+                context: format!("cannot read {}", visible_path(path)),
                 source: std::io::Error::other(e.message),
             }
         } else {
-            CliError::Invalid(format!("{}: {e}", path.display()))
+            CliError::Invalid(format!("{}: {e}", visible_path(path)))
         }
     })?;
     let index = number as usize - 1;
@@ -72,30 +77,30 @@ pub(crate) fn read_game(
                 let place = super::located::record_snippet(path, &e, options)
                     .map(|s| format!("\n{s}"))
                     .unwrap_or_default();
-                CliError::Invalid(format!("{}: {e}{place}", path.display()))
+                CliError::Invalid(format!("{}: {e}{place}", visible_path(path)))
             });
         }
     }
     Err(CliError::Invalid(format!(
         "{}: there is no game {number}: the file holds {count} game{}",
-        path.display(),
+        visible_path(path),
         if count == 1 { "" } else { "s" }
     )))
 }
 
 fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result<()> {
     for (k, v) in game.tags.iter().filter(|(_, v)| !v.trim().is_empty()) {
-        writeln!(out, "{k}: {v}")?;
+        writeln!(out, "{}: {}", visible(k), visible(v))?;
     }
     let start = replay::start_position(game).ok().map(|(p, _)| p);
     if let Some(fen) = &game.fen {
-        writeln!(out, "FEN: {fen}")?;
+        writeln!(out, "FEN: {}", visible(fen))?;
     }
     if !game.tags.is_empty() || game.fen.is_some() {
         writeln!(out)?;
     }
     if let Some(c) = &game.comment {
-        writeln!(out, "{{{c}}}")?;
+        writeln!(out, "{{{}}}", visible_lines(c))?;
     }
     let black_first = start.as_ref().is_some_and(|p| p.turn() == Color::Black);
     // The main line: a round per row, a comment or variations breaking the row.
@@ -104,7 +109,7 @@ fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result
     for (i, node) in game.moves.iter().enumerate() {
         let ply = i + usize::from(black_first);
         let number = ply / 2 + 1;
-        let word = move_text(pos.as_ref(), node, notation);
+        let word = visible(&move_text(pos.as_ref(), node, notation)).into_owned();
         if let Some(before) = &node.before {
             flush(&mut row, out)?;
             writeln!(out, "      {{{}}}", indent(before))?;
@@ -139,9 +144,9 @@ fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result
     Ok(())
 }
 
-/// A comment's later lines indented like its first.
+/// A comment's later lines indented like its first (control characters shown, not acted on).
 fn indent(comment: &str) -> String {
-    comment.replace('\n', "\n       ")
+    visible_lines(comment).replace('\n', "\n       ")
 }
 
 fn flush(row: &mut String, out: &mut dyn Write) -> std::io::Result<()> {
@@ -178,7 +183,7 @@ fn line_words(
         } else if interrupted {
             words.push(format!("{}…", ply / 2 + 1));
         }
-        words.push(move_text(pos.as_ref(), node, notation));
+        words.push(visible(&move_text(pos.as_ref(), node, notation)).into_owned());
         interrupted = false;
         if let Some(c) = &node.comment {
             words.push(format!("{{{}}}", indent(c)));

@@ -50,9 +50,16 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
         })?;
     // A reader per worker, its syntax cache warm across files.
     let readers = ReaderPool::new(pool.current_num_threads(), mode);
-    let (files, missing) = inputs::collect(&args.paths);
+    let inputs::Collected {
+        files,
+        missing,
+        skipped,
+    } = inputs::collect(&args.paths, args.follow);
     let mut report = Reporter::new(args.report, out);
     report.header()?;
+    for s in &skipped {
+        report.skipped_entry(&s.display, &s.why)?;
+    }
     for m in &missing {
         let failure = Failure {
             ply: None,
@@ -289,7 +296,8 @@ struct Row<'a> {
 struct Reporter<'o> {
     format: ReportFormat,
     out: &'o mut dyn Write,
-    rows: Vec<serde_json::Value>,
+    /// Rows of the JSON report written so far.
+    rows: usize,
     summary: Summary,
 }
 
@@ -298,12 +306,21 @@ impl<'o> Reporter<'o> {
         Reporter {
             format,
             out,
-            rows: Vec::new(),
+            rows: 0,
             summary: Summary::default(),
         }
     }
 
+    /// A line of the text report: control characters from the files shown, not acted on.
+    fn say(&mut self, line: &str) -> Result<(), CliError> {
+        writeln!(self.out, "{}", xq_core::text::visible(line))?;
+        Ok(())
+    }
+
     fn header(&mut self) -> Result<(), CliError> {
+        if self.format == ReportFormat::Json {
+            self.out.write_all(b"{\n  \"games\": [")?;
+        }
         if self.format == ReportFormat::Csv {
             let header = [
                 "file", "game", "ok", "ply", "kind", "move", "message", "fen", "line",
@@ -320,21 +337,33 @@ impl<'o> Reporter<'o> {
                 serde_json::to_writer(&mut *self.out, row).map_err(std::io::Error::from)?;
                 writeln!(self.out)?;
             }
-            ReportFormat::Json => self
-                .rows
-                .push(serde_json::to_value(row).map_err(std::io::Error::from)?),
+            ReportFormat::Json => {
+                // Streamed: the document is written as serde would pretty-print it whole.
+                // Through a `Value`, as the whole document was: the same order of keys.
+                let value = serde_json::to_value(row).map_err(std::io::Error::from)?;
+                let body = serde_json::to_string_pretty(&value).map_err(std::io::Error::from)?;
+                let lead = if self.rows == 0 { "\n" } else { ",\n" };
+                self.out.write_all(lead.as_bytes())?;
+                self.out.write_all(indent(&body, "    ", true).as_bytes())?;
+                self.rows += 1;
+            }
             ReportFormat::Csv => {
                 let e = row.error;
                 let opt = |v: Option<String>| v.unwrap_or_default();
+                // Text from the files: shown (no control characters) and never a formula.
+                let text = |v: Option<&str>| {
+                    let v = v.unwrap_or_default();
+                    xq_core::text::csv_cell(&xq_core::text::visible(v)).into_owned()
+                };
                 let record = [
-                    row.file.to_owned(),
+                    text(Some(row.file)),
                     opt(row.game.map(|g| g.to_string())),
                     row.ok.to_string(),
                     opt(e.and_then(|e| e.ply).map(|p| p.to_string())),
                     opt(e.map(|e| e.kind.to_owned())),
-                    opt(e.and_then(|e| e.text.clone())),
-                    opt(e.map(|e| e.message.clone())),
-                    opt(e.and_then(|e| e.fen.clone())),
+                    text(e.and_then(|e| e.text.as_deref())),
+                    text(e.map(|e| e.message.as_str())),
+                    text(e.and_then(|e| e.fen.as_deref())),
                     opt(e.and_then(|e| e.line).or(row.line).map(|l| l.to_string())),
                 ];
                 self.out.write_all(&csv_record(&record)?)?;
@@ -342,6 +371,27 @@ impl<'o> Reporter<'o> {
             ReportFormat::Text => {}
         }
         Ok(())
+    }
+
+    /// An entry of a directory that is not read (a link out of it, a FIFO …): listed in every
+    /// report format (a row with `ok: false` and kind `skipped` in the machine formats), counted
+    /// as skipped, not as a failure.
+    fn skipped_entry(&mut self, file: &str, why: &str) -> Result<(), CliError> {
+        self.summary.skipped_files += 1;
+        if self.format == ReportFormat::Text {
+            return self.say(&format!("{file}: skipped: {why}"));
+        }
+        let failure = Failure {
+            ply: None,
+            kind: "skipped",
+            message: why.to_owned(),
+            text: None,
+            fen: None,
+            line: None,
+            offset: None,
+            variation: Vec::new(),
+        };
+        self.file_row(file, &failure)
     }
 
     /// A file that gives no games.
@@ -353,13 +403,17 @@ impl<'o> Reporter<'o> {
         }
         if self.format == ReportFormat::Text {
             let place = place(None, failure.line, failure.offset);
-            writeln!(
-                self.out,
+            self.say(&format!(
                 "{file}{place}: cannot be read: {} [{}]",
                 failure.message, failure.kind
-            )?;
+            ))?;
             return Ok(());
         }
+        self.file_row(file, failure)
+    }
+
+    /// The machine-readable row of a file that gives no game.
+    fn file_row(&mut self, file: &str, failure: &Failure) -> Result<(), CliError> {
         let row = Row {
             file,
             game: None,
@@ -382,7 +436,7 @@ impl<'o> Reporter<'o> {
             FileResult::Skipped(why) => {
                 self.summary.skipped_files += 1;
                 if self.format == ReportFormat::Text {
-                    writeln!(self.out, "{}: skipped: {why}", input.display)?;
+                    self.say(&format!("{}: skipped: {why}", input.display))?;
                 }
                 Ok(())
             }
@@ -456,20 +510,18 @@ impl<'o> Reporter<'o> {
             match failure.ply {
                 None => {
                     let place = place(Some(number), failure.line, failure.offset);
-                    writeln!(
-                        self.out,
+                    self.say(&format!(
                         "{file}{place}: cannot be read: {} [{}]",
                         failure.message, failure.kind
-                    )?;
+                    ))?;
                 }
                 Some(0) => {
-                    writeln!(
-                        self.out,
+                    self.say(&format!(
                         "{file}: game {number}: bad start position: {} [{}]",
                         failure.message, failure.kind
-                    )?;
+                    ))?;
                     if let Some(fen) = &failure.fen {
-                        writeln!(self.out, "  FEN: {fen}")?;
+                        self.say(&format!("  FEN: {}", xq_core::fen::cut(fen, 200)))?;
                     }
                 }
                 Some(ply) => {
@@ -479,19 +531,21 @@ impl<'o> Reporter<'o> {
                         .unwrap_or_default();
                     let text = failure.text.as_deref().unwrap_or("?");
                     let within = variation_words(&failure.variation);
-                    writeln!(
-                        self.out,
+                    self.say(&format!(
                         "{file}: game {number}{line}: ply {ply}{within}, {text}: {} [{}]",
                         failure.message, failure.kind
-                    )?;
+                    ))?;
                     if let Some(fen) = &failure.fen {
-                        writeln!(self.out, "  position before: {fen}")?;
+                        self.say(&format!(
+                            "  position before: {}",
+                            xq_core::fen::cut(fen, 200)
+                        ))?;
                     }
                 }
             }
         }
         for warning in &game.warnings {
-            writeln!(self.out, "{file}: game {number}: warning: {warning}")?;
+            self.say(&format!("{file}: game {number}: warning: {warning}"))?;
         }
         Ok(())
     }
@@ -517,7 +571,7 @@ impl<'o> Reporter<'o> {
                     ));
                 }
                 if s.skipped_files > 0 {
-                    line.push_str(&format!("; {} skipped (not game records)", s.skipped_files));
+                    line.push_str(&format!("; {} skipped", s.skipped_files));
                 }
                 if s.games_with_warnings > 0 {
                     line.push_str(&format!("; {} with warnings", s.games_with_warnings));
@@ -525,9 +579,15 @@ impl<'o> Reporter<'o> {
                 writeln!(self.out, "{line}")?;
             }
             ReportFormat::Json => {
-                let doc = serde_json::json!({ "summary": s, "games": self.rows });
-                serde_json::to_writer_pretty(&mut *self.out, &doc).map_err(std::io::Error::from)?;
-                writeln!(self.out)?;
+                let summary = serde_json::to_value(s)
+                    .and_then(|v| serde_json::to_string_pretty(&v))
+                    .map_err(std::io::Error::from)?;
+                let close = if self.rows == 0 { "]" } else { "\n  ]" };
+                writeln!(
+                    self.out,
+                    "{close},\n  \"summary\": {}\n}}",
+                    indent(&summary, "  ", false)
+                )?;
             }
             ReportFormat::Csv | ReportFormat::Jsonl => {}
         }
@@ -540,6 +600,21 @@ impl<'o> Reporter<'o> {
             ExitStatus::Success
         })
     }
+}
+
+/// `text`'s lines with `pad` in front (the first too if `first`).
+fn indent(text: &str, pad: &str, first: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if i > 0 || first {
+            out.push_str(pad);
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// One CSV row, quoted as needed.
