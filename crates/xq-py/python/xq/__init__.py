@@ -69,6 +69,8 @@ __all__ = [
     "vocabulary",
     "vocabulary_path",
     "scan",
+    "record_batch",
+    "record_files",
     "split_of",
     "unpack_mask",
     "write_dataset",
@@ -82,6 +84,13 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, io.IOBase]
 
 # Files read and replayed together on the worker threads; results come back in order.
 _BATCH = 256
+
+
+def record_files(path: Any) -> List[str]:
+    """The record files a path stands for: the file itself, or every file with a record extension
+    below a directory, sorted by name directory by directory (the order of the `xq` command)."""
+    path = os.fspath(path)
+    return _walk(path) if os.path.isdir(path) else [path]
 
 
 def _walk(directory: str) -> List[str]:
@@ -253,6 +262,21 @@ def _schema(table: str) -> Any:
     )
 
 
+def record_batch(
+    games: Sequence[Game],
+    table: str = "positions",
+    *,
+    flip: bool = False,
+    mirror: bool = False,
+    validation: float = 0.1,
+) -> Any:
+    """The games or positions table of `games` (from `read_games`) as one `pyarrow.RecordBatch`;
+    see `scan` for the columns."""
+    if table not in ("positions", "games"):
+        raise ValueError(f"unknown table {table!r}: use positions or games")
+    return _batch(list(games), table, flip, mirror, validation)
+
+
 def _batch(games: List[Game], table: str, flip: bool, mirror: bool, validation: float) -> Any:
     import pyarrow as pa
 
@@ -379,8 +403,7 @@ def write_dataset(
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     for p in paths:
-        p = os.fspath(p)
-        inputs.extend(_walk(p) if os.path.isdir(p) else [p])
+        inputs.extend(record_files(p))
     shards: List[Dict[str, Any]] = []
     counts = {"games": 0, "rows": 0, "failed_games": 0}
     failures: List[Dict[str, Any]] = []

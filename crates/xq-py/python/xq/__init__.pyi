@@ -305,6 +305,19 @@ def scan(
 ) -> Iterator[pyarrow.RecordBatch]:
     """The positions or games table as Arrow record batches."""
 
+def record_files(path: PathLike) -> List[str]:
+    """The file itself, or the record files below a directory, in the CLI's order."""
+
+def record_batch(
+    games: Sequence[Game],
+    table: Literal["positions", "games"] = "positions",
+    *,
+    flip: bool = False,
+    mirror: bool = False,
+    validation: float = 0.1,
+) -> pyarrow.RecordBatch:
+    """The games or positions table of `games` as one record batch."""
+
 def write_dataset(
     paths: Source,
     out_dir: str,
