@@ -78,6 +78,8 @@ def test_sources_bytes_file_objects_and_lists(ccpd):
     with open(path, "rb") as f:
         from_file = list(xq.read_games(f))
     from_list = list(xq.read_games([path, data]))
+    (named,) = xq.read_games(("spark/part/game.pgn", data))
+    assert named.file == "spark/part/game.pgn" and named.mainline() == from_path[0].mainline()
     for games in [from_str, from_bytes, from_file, from_list[:1], from_list[1:]]:
         assert len(games) == 1
         assert games[0].mainline() == from_path[0].mainline()

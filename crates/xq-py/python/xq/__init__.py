@@ -123,6 +123,14 @@ def _sources(source: Any) -> Iterator[Union[Tuple[str, bool], Tuple[bytes, Optio
             yield (path, False)
         else:
             raise FileNotFoundError(2, "No such file or directory", path)
+    elif (
+        isinstance(source, tuple)
+        and len(source) == 2
+        and isinstance(source[0], str)
+        and isinstance(source[1], (bytes, bytearray, memoryview))
+    ):
+        # (name, content): a record held in memory with the name it had (Spark's binaryFile rows).
+        yield (bytes(source[1]), source[0])
     elif hasattr(source, "read"):
         data = source.read()
         if isinstance(data, str):
@@ -163,7 +171,8 @@ def read_games(
     """Every game of `source`, read and replayed.
 
     `source` is a file or directory path (directories are searched for record files), bytes, a
-    binary or text file object, or a list of these. Any format (PGN, XQF, DhtmlXQ, CBR/CBL/CBF,
+    `(name, bytes)` pair (the name is kept as the game's file and its extension helps tell the
+    format), a binary or text file object, or a list of these. Any format (PGN, XQF, DhtmlXQ, CBR/CBL/CBF,
     move lists, JSON); the text encoding is detected unless `encoding` is given. Files are read
     on `jobs` threads (all cores by default) without the GIL.
 
