@@ -2,7 +2,7 @@
 
 use xq_core::{Color, Piece, Position, Role, Square};
 
-use crate::classify::{Chase, Classified, IdleReason, Protection, Reason};
+use crate::facts::{Chase, Classified, IdleReason, Protection, Reason};
 
 /// The language of explanations.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -168,17 +168,20 @@ pub fn explain(before: &Position, c: &Classified, lang: Lang) -> String {
                 format!("chase: {}", parts.join("; "))
             }
         }
-        Reason::Exchange { partner, .. } => {
-            if zh {
-                format!(
-                    "兑：{mover}邀兑同类子{}，对方兑子并不吃亏",
-                    named(&after, *partner, lang)
-                )
-            } else {
-                format!(
-                    "exchange offer: {mover} faces {}, and taking is an even trade",
-                    named(&after, *partner, lang)
-                )
+        Reason::Exchange { piece, partner } => {
+            let offered = named(&after, *piece, lang);
+            let partner = named(&after, *partner, lang);
+            match (zh, *piece == c.m.to) {
+                (true, true) => format!("兑：{mover}邀兑同类子{partner}，对方兑子并不吃亏"),
+                (true, false) => {
+                    format!("兑：走后{offered}与同类子{partner}相对（邀兑），对方兑子并不吃亏")
+                }
+                (false, true) => {
+                    format!("exchange offer: {mover} faces {partner}, and taking is an even trade")
+                }
+                (false, false) => format!(
+                    "exchange offer: the move sets {offered} against {partner}, and taking is an even trade"
+                ),
             }
         }
         Reason::Offer { takers, .. } => {

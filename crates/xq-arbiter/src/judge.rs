@@ -4,13 +4,15 @@ use serde::Serialize;
 use xq_core::{Bitboard, Color, Move, Position};
 
 use crate::{
-    axf::{Identities, identities_of},
-    classify::{Chase, Classified, Effort, Reason, classify_window},
+    classify::{Effort, classify_window},
     cycle::{self, Cycle},
+    facts::{Chase, Classified, Reason},
+    identity::{Identities, identities_of},
     limit::{self, LimitOptions, LimitReport},
-    procedure::{OpeningRule, opening_rule},
+    opening::{OpeningRule, opening_rule},
+    pattern::{Pattern, Persistence},
     profile::Profile,
-    ruling::{self, Pattern, Persistence, Ruling, Verdict},
+    ruling::{self, Ruling, Verdict},
 };
 
 /// The outcome of judging a line.
@@ -110,7 +112,7 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
         );
         return Judgement {
             verdict: Verdict::NoRepetition,
-            rules: profile.name,
+            rules: profile.name(),
             clause: "",
             why_zh: "着法未形成循环重复".to_owned(),
             why_en: "the moves do not repeat a position".to_owned(),
@@ -144,7 +146,7 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
     } = ruling::rule(&red, &black, profile);
     let mut j = Judgement {
         verdict,
-        rules: profile.name,
+        rules: profile.name(),
         clause,
         why_zh,
         why_en,
@@ -154,7 +156,13 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
         moves: judged(&positions, cyc.start_ply, classified),
         opening: None,
     };
-    j.opening = opening_rule(start, &positions, &j, options.opening_rounds);
+    j.opening = opening_rule(
+        start,
+        &positions,
+        j.cycle,
+        j.verdict,
+        options.opening_rounds,
+    );
     if let Some(rule) = j.opening.as_ref().filter(|r| r.applies) {
         j.verdict = Verdict::RedMustChange;
         j.clause = "opening-rounds";

@@ -1,81 +1,100 @@
-//! Rule profiles: the Chinese rules (CXA 2020 棋例) and the Asian/World rules (AXF/WXF), as the
-//! few parameters in which they differ. Both run on the same machinery: the same cycle search, the
-//! same classification into 将 杀 捉 兑 献 拦 跟 闲 (with the chase test the profile names), the same
-//! patterns; they differ in what a chase is, which patterns are forbidden, and how a cycle where
-//! both sides break the rules is ruled. `docs/arbiter.md` sets them side by side.
+//! Rule profiles: the Chinese rules (CXA 2020 棋例, [`crate::cxa2020`]) and the Asian/World rules
+//! (AXF/WXF, [`crate::axf`]). Each is one module implementing [`RuleSet`] over the shared
+//! primitives — the searches ([`crate::search`]), what a side can win ([`crate::threats`]), the
+//! material scale ([`crate::material`]), mate threats and the 闲 family ([`crate::quiet`]), the
+//! cycle ([`crate::cycle`]) and the pattern names ([`crate::pattern`]). The shared classifier
+//! ([`crate::classify`]) and the judge ask the profile, never branch on it.
+//!
+//! Adding a profile (a club's house rules, an older CXA edition) means adding one module with a
+//! type implementing [`RuleSet`], and a [`Profile`] constant for it listed in [`Profile::ALL`].
 
 use std::fmt;
 
-/// What makes a move a chase (捉).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ChaseModel {
-    /// CXA 24.3: the move threatens to win material next move — by capture, a series of checks
-    /// or the complete exchange on the rulebook's scale — with joint chases, exchange traps and
-    /// the exceptions of 第26条.
-    MaterialGain,
-    /// AXF: the move creates an attack on an unprotected piece, or on a piece that outranks its
-    /// attacker (rook by horse or cannon; rook, horse or cannon by advisor or elephant), or on a
-    /// same-kind piece that cannot take back; kings and pawns do not chase, uncrossed pawns and
-    /// kings are not chased (see [`crate::axf`]).
-    Attack,
+use crate::{
+    classify::MoveInContext,
+    facts::{Chase, Classified, Reason},
+    nature::Nature,
+    pattern::{Pattern, Persistence},
+    ruling::Ruling,
+    search::Budget,
+};
+
+/// What a rule set decides: what a quiet move is, which patterns are forbidden, and who must
+/// change.
+pub trait RuleSet: fmt::Debug + Send + Sync {
+    /// The name in reports and on the command line: `cxa2020`, `axf`.
+    fn name(&self) -> &'static str;
+
+    /// The chases a checking move makes as well, where the profile counts them (AXF: a check
+    /// that also chases keeps a perpetual chase going). None by default.
+    fn check_chases(&self, ctx: &MoveInContext<'_>) -> Vec<Chase> {
+        let _ = ctx;
+        Vec::new()
+    }
+
+    /// The nature of a move that gives no check: 杀, 捉 or a move of the 闲 family, with the
+    /// reason.
+    fn quiet(&self, ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Reason);
+
+    /// One side's pattern over a cycle: its name and whether it is forbidden. `persistence` says
+    /// what following the chased pieces through the cycle found.
+    fn pattern(&self, moves: &[&Classified], persistence: Persistence) -> Pattern;
+
+    /// The ruling on a cycle with these patterns.
+    fn rule(&self, red: &Pattern, black: &Pattern) -> Ruling;
+
+    /// Whether the first-rounds rule (a drawn repetition within the first 25 rounds makes Red
+    /// change) is part of this rule set's tournament procedure by default: the number of rounds
+    /// it covers, 0 for none.
+    fn opening_rounds(&self) -> u32 {
+        0
+    }
 }
 
-/// How a cycle is ruled when both sides play forbidden moves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum BothForbidden {
-    /// CXA 26.9: the table of who must change (heavy patterns against chases of an
-    /// under-protected piece, single against joint chases …), otherwise a draw.
-    Table,
-    /// AXF: perpetual check outranks perpetual chase (the checking side must change); the same
-    /// violation on both sides is a draw.
-    CheckOutranksChase,
-}
-
-/// A rule set.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// A rule set, by handle: cheap to copy, compared by name.
+#[derive(Copy, Clone)]
 pub struct Profile {
-    /// The name in reports: `cxa2020`, `axf`.
-    pub name: &'static str,
-    /// What a chase is.
-    pub chase: ChaseModel,
-    /// Whether every mix of attacking moves is forbidden — 长杀, 一将一捉, 一将一杀, 一杀一捉 —
-    /// (CXA 24.13) or only perpetual check and perpetual chase (AXF, where perpetual mate threats
-    /// and one check one chase are allowed).
-    pub mixes_forbidden: bool,
-    /// Whether a perpetual chase must chase one and the same piece with every move (AXF: chasing
-    /// two pieces in turn is allowed); CXA 24.11 counts chasing one or several pieces.
-    pub same_target: bool,
-    /// Both sides forbidden.
-    pub both_forbidden: BothForbidden,
+    rules: &'static dyn RuleSet,
 }
 
 impl Profile {
     /// The Chinese Xiangqi Association's 2020 rules (棋例, 第24–26条).
     pub const CXA2020: Profile = Profile {
-        name: "cxa2020",
-        chase: ChaseModel::MaterialGain,
-        mixes_forbidden: true,
-        same_target: false,
-        both_forbidden: BothForbidden::Table,
+        rules: &crate::cxa2020::Cxa2020,
     };
 
     /// The Asian Xiangqi Federation's rules, as the World Xiangqi Federation and engines apply
     /// them.
     pub const AXF: Profile = Profile {
-        name: "axf",
-        chase: ChaseModel::Attack,
-        mixes_forbidden: false,
-        same_target: true,
-        both_forbidden: BothForbidden::CheckOutranksChase,
+        rules: &crate::axf::Axf,
     };
+
+    /// Every profile, the default first.
+    pub const ALL: [Profile; 2] = [Profile::CXA2020, Profile::AXF];
 
     /// The profile named `name` (`cxa2020`, `axf`).
     pub fn by_name(name: &str) -> Option<Profile> {
-        [Profile::CXA2020, Profile::AXF]
-            .into_iter()
-            .find(|p| p.name == name)
+        Profile::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Its name: `cxa2020`, `axf`.
+    pub fn name(self) -> &'static str {
+        self.rules.name()
+    }
+
+    /// What it decides.
+    pub fn rules(self) -> &'static dyn RuleSet {
+        self.rules
     }
 }
+
+impl PartialEq for Profile {
+    fn eq(&self, other: &Profile) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Profile {}
 
 impl Default for Profile {
     fn default() -> Profile {
@@ -83,8 +102,14 @@ impl Default for Profile {
     }
 }
 
+impl fmt::Debug for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Profile({})", self.name())
+    }
+}
+
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
+        f.write_str(self.name())
     }
 }

@@ -122,6 +122,26 @@ pub fn mate_by_checks_avoiding(
     attack(pos, checks, face_offs, budget, &mut path)
 }
 
+/// Whether the checking move `first` starts a mate forced by checks: after it, every answer loses
+/// to further checks, at most `checks` checks in all (`first` included).
+pub fn mate_by_checks_starting(
+    pos: &mut Position,
+    first: Move,
+    checks: u32,
+    budget: &mut Budget,
+) -> bool {
+    if checks == 0 || !gives_check(pos, first) {
+        return false;
+    }
+    let mut path = vec![pos.hash()];
+    let undo = pos.make_move(first);
+    let found = unvisited(pos, &mut path, |pos, path| {
+        defend(pos, checks - 1, &[], budget, path)
+    });
+    pos.unmake_move(first, undo);
+    found.is_some()
+}
+
 fn attack(
     pos: &mut Position,
     checks: u32,

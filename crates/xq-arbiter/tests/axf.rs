@@ -5,10 +5,11 @@
 
 use xq_arbiter::{
     Classified, JudgeOptions, Nature, Profile, Reason, Verdict,
-    axf::chased,
+    axf::chase::chased,
     classify::{Chase, Protection},
     judge,
-    ruling::{Pattern, Persistence, rule},
+    pattern::{Pattern, Persistence},
+    ruling::rule,
 };
 use xq_core::{Color, Move, Square};
 

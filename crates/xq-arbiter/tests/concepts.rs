@@ -7,7 +7,8 @@ use xq_arbiter::{
     classify::{IdleReason, Protection},
     classify_line, judge,
     limit::{CapApplies, LimitOptions},
-    ruling::{Pattern, rule},
+    pattern::Pattern,
+    ruling::rule,
 };
 use xq_core::{Move, Position};
 
@@ -331,4 +332,34 @@ fn the_both_forbidden_table() {
         pattern(&[simple(Red, Nature::Check), simple(Red, Nature::Check)]).name,
         "长将"
     );
+}
+
+// Labels as the book writes them: 兑 for every exchange offer a move creates, 拦 only for a block
+// that holds off a mate, 闲 otherwise (the finer reason stays in `reason`).
+
+#[test]
+fn a_block_that_holds_off_a_mate_is_a_block() {
+    // Black's cannon steps into the a-file; without it Red's rook mates on a9 (the king's d8
+    // neighbour is its own horse, which cannot interpose: the red pawn on c8 blocks its legs).
+    let (n, r) = nature("3k5/2Pn5/9/9/9/2c6/9/9/9/R3K4 b", "c4a4");
+    assert_eq!(n, Nature::Block);
+    assert!(matches!(r, Reason::Block { .. }));
+}
+
+#[test]
+fn a_block_that_holds_off_nothing_is_idle() {
+    // The same step without the pawn on c8: the horse could interpose, there is no mate to
+    // hold off, and the book writes such a move 闲 (the reason still says what it does).
+    let (n, r) = nature("3k5/3n5/9/9/9/2c6/9/9/9/R3K4 b", "c4a4");
+    assert_eq!(n, Nature::Idle);
+    assert!(matches!(r, Reason::Offer { .. } | Reason::Block { .. }));
+}
+
+#[test]
+fn uncovering_a_protected_rook_contact_is_an_exchange_offer() {
+    // The horse leaves e5: the rooks on a5 and i5 now face each other, each protected by a pawn.
+    let (n, r) = nature("5k3/9/9/8p/R3N3r/P8/9/9/9/3K5 w", "e5d3");
+    assert_eq!(n, Nature::Exchange);
+    assert!(matches!(r, Reason::Exchange { piece, partner }
+        if piece == "a5".parse().unwrap() && partner == "i5".parse().unwrap()));
 }

@@ -99,10 +99,10 @@ fn report_value(j: &Judgement, moves: &[PyJudgedMove], lang: Lang) -> Value {
                     .filter(|m| m.classified.side == c)
                     .map(|m| &m.classified)
                     .collect();
-                let p = xq_arbiter::ruling::Pattern::of(
+                let p = xq_arbiter::Pattern::of(
                     &mine,
                     Profile::by_name(j.rules).unwrap_or_default(),
-                    xq_arbiter::ruling::Persistence::default(),
+                    xq_arbiter::pattern::Persistence::default(),
                 );
                 (p.name, p.forbidden)
             }
@@ -262,7 +262,7 @@ pub(crate) fn judge(
             cap_applies: CapApplies::Claimant,
         },
         profile,
-        opening_rounds: opening_rounds.unwrap_or(if profile.name == "axf" { 0 } else { 25 }),
+        opening_rounds: opening_rounds.unwrap_or(if profile.name() == "axf" { 0 } else { 25 }),
         ..JudgeOptions::default()
     };
     let (j, moves, report) = py.detach(|| {

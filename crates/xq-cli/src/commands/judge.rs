@@ -344,7 +344,7 @@ fn report(j: &Judgement, lang: Lang) -> Report {
                         .filter(|m| m.classified.side == c)
                         .map(|m| &m.classified)
                         .collect();
-                    let p = xq_arbiter::ruling::Pattern::of(
+                    let p = xq_arbiter::Pattern::of(
                         &moves,
                         Profile::by_name(j.rules).unwrap_or_default(),
                         Default::default(),

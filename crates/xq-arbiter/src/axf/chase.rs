@@ -17,9 +17,9 @@
 //! A move chases what its side chases after it and did not chase before it. Pieces are followed
 //! through a cycle by identity, so a perpetual chase is the same piece chased by every move.
 
-use xq_core::{Bitboard, Color, Move, Piece, Position, Role, Square};
+use xq_core::{Color, Move, Piece, Position, Role, Square};
 
-use crate::classify::{Chase, Protection};
+use crate::facts::{Chase, Protection};
 
 /// Every enemy piece `color` chases in `pos` (whoever is to move), with the attacker and why it
 /// counts.
@@ -147,44 +147,4 @@ pub fn new_chases(before: &Position, m: Move) -> Vec<Chase> {
         .into_iter()
         .filter(|c| !old.contains(&c.target))
         .collect()
-}
-
-/// Identities of the pieces of a position, followed through moves: `ids[sq]` is the identity of
-/// the piece on `sq` (its point in the first position).
-#[derive(Clone, Debug)]
-pub struct Identities {
-    ids: [Option<Square>; 90],
-}
-
-impl Identities {
-    /// Every piece of `pos` named by its point.
-    pub fn of(pos: &Position) -> Identities {
-        let mut ids = [None; 90];
-        for sq in pos.board().occupied() {
-            ids[sq.index()] = Some(sq);
-        }
-        Identities { ids }
-    }
-
-    /// The identity of the piece on `sq`.
-    pub fn at(&self, sq: Square) -> Option<Square> {
-        self.ids[sq.index()]
-    }
-
-    /// Follows the pieces through `m`.
-    pub fn play(&mut self, m: Move) {
-        self.ids[m.to.index()] = self.ids[m.from.index()];
-        self.ids[m.from.index()] = None;
-    }
-}
-
-/// The pieces of `targets` as identities.
-pub fn identities_of(ids: &Identities, targets: impl IntoIterator<Item = Square>) -> Bitboard {
-    let mut out = Bitboard::EMPTY;
-    for sq in targets {
-        if let Some(id) = ids.at(sq) {
-            out.add(id);
-        }
-    }
-    out
 }

@@ -1,0 +1,348 @@
+//! The CXA 2020 nature of a quiet move (24.2, 24.3, 26.1–26.10).
+//!
+//! 1. **杀** (24.2) if, were the opponent to pass, the mover could mate by a check or a series of
+//!    checks, and could not before the move (for an answer to check: before the check).
+//! 2. **捉** (24.3) if, were the opponent to pass, the mover could win material next move — a
+//!    capture, a check or series of checks that wins material, a complete exchange that ends ahead
+//!    (an even exchange counts when each side takes a different piece, 26.6) — against a piece it
+//!    could not win before (only new threats count). Not counted: what a king or pawn threatens by
+//!    itself (26.1), anything a king move answering check creates (26.1), attacks on advisors and
+//!    elephants by a lone attacking piece (26.2), winning a piece that faces a same-kind piece
+//!    able to take back (that is an offer to exchange, 26.10).
+//! 3. Otherwise a move of the 闲 family ([`crate::quiet::idle_family`]).
+
+use xq_core::{Bitboard, Color, Move, Piece, Position, Role, Square};
+
+use crate::{
+    classify::{Effort, MoveInContext},
+    facts::{Chase, IdleReason, Protection, Reason},
+    nature::Nature,
+    quiet::{idle_family, mate_threat},
+    search::{Budget, Defence, Limits, MATE, line_after},
+    threats::{Threat, face_offs, threats, wins_without},
+};
+
+/// The nature of a move that gives no check, under the CXA 2020 rules.
+pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Reason) {
+    let (pos, m, effort, before_check) = (ctx.before, ctx.m, ctx.effort, ctx.before_check);
+    let after = ctx.after;
+    let Some(mover) = pos.piece_at(m.from) else {
+        return (Nature::Idle, Reason::Idle(IdleReason::NothingNew));
+    };
+    let answering_check = pos.is_check();
+    if answering_check && mover.role == Role::King {
+        return (Nature::Idle, Reason::Idle(IdleReason::KingAnswersCheck));
+    }
+    // What the mover threatens if the opponent does nothing, against what it threatened before
+    // the move (for an answer to check: before the check).
+    let threatened = after.passed();
+    let (baseline, moved_by_check) = match (answering_check, before_check) {
+        (true, Some((earlier, check))) => (earlier.clone(), Some(check)),
+        _ => (pos.clone(), None),
+    };
+
+    if let Some(found) = mate_threat(&threatened, &baseline, effort, budget) {
+        return found;
+    }
+
+    budget.refill(effort.nodes);
+    let now = threats(&threatened, budget);
+    budget.refill(effort.nodes);
+    let old: Vec<(Square, u8)> = threats(&baseline, budget)
+        .into_iter()
+        .map(|t| {
+            let target = match moved_by_check {
+                Some(check) if t.target == check.from => check.to,
+                _ => t.target,
+            };
+            (target, level(&t))
+        })
+        .collect();
+    // New: the piece could not be won before, or only in an even each-takes-each (26.4).
+    let was = |target: Square| {
+        old.iter()
+            .filter(|(t, _)| *t == target)
+            .map(|&(_, l)| l)
+            .max()
+            .unwrap_or(0)
+    };
+    // An even each-takes-each counts only when the attack itself is new: the capturer did not
+    // already attack the target before the move.
+    let attacked_before = |t: &Threat| {
+        let from = if t.capturer == m.to {
+            m.from
+        } else {
+            t.capturer
+        };
+        let target = match moved_by_check {
+            Some(check) if t.target == check.to => check.from,
+            _ => t.target,
+        };
+        baseline
+            .piece_at(from)
+            .is_some_and(|p| p.color == mover.color)
+            && baseline
+                .board()
+                .attackers_of(target, mover.color)
+                .contains(from)
+    };
+    let (fresh, stale): (Vec<Threat>, Vec<Threat>) = now
+        .into_iter()
+        .partition(|t| level(t) > was(t.target) && (level(t) == 2 || !attacked_before(t)));
+    let by_itself = |t: &Threat| {
+        matches!(mover.role, Role::King | Role::Pawn)
+            && t.participants == Bitboard::from_square(m.to)
+    };
+    // 26.8: material a pawn or king takes is its own doing (idle), even after another piece's
+    // check, unless the pawn's or king's capture itself gives check.
+    let by_king_or_pawn = |t: &Threat| king_or_pawn_only(&threatened, mover.color, &t.line);
+    let (counted, king_or_pawn): (Vec<Threat>, Vec<Threat>) = fresh
+        .into_iter()
+        .partition(|t| !by_itself(t) && !by_king_or_pawn(t));
+    // 26.4: a protector that left its post to give check leaves its piece to its own fate; what
+    // the answer to that check threatens against that piece does not count.
+    let (counted, self_inflicted): (Vec<Threat>, Vec<Threat>) =
+        counted.into_iter().partition(|t| {
+            !moved_by_check.is_some_and(|check| {
+                baseline
+                    .board()
+                    .attackers_of(t.target, mover.color.other())
+                    .contains(check.from)
+            })
+        });
+    let lone = lone_attacker(after, mover.color);
+    let (counted, key_point): (Vec<Threat>, Vec<Threat>) = counted.into_iter().partition(|t| {
+        !(lone == Some(m.to) && matches!(t.target_piece.role, Role::Advisor | Role::Elephant))
+    });
+    // 26.10: offering a same-kind exchange that the opponent cannot accept without loss or mate.
+    let traps = exchange_traps(pos, after, m, effort, budget);
+    // 联合捉: the moved piece takes part when the chase fails without it.
+    budget.refill(effort.nodes);
+    let counted: Vec<Threat> = counted
+        .into_iter()
+        .map(|mut t| {
+            if !t.participants.contains(m.to)
+                && wins_without(&threatened, &t, m.to, budget) == Some(false)
+            {
+                t.participants.add(m.to);
+            }
+            t
+        })
+        .collect();
+
+    if !counted.is_empty() || !traps.is_empty() {
+        let mut chases: Vec<Chase> = counted
+            .iter()
+            .map(|t| describe_chase(&threatened, t))
+            .collect();
+        chases.extend(traps);
+        return (Nature::Chase, Reason::Chase { chases });
+    }
+    if let Some((nature, reason)) = idle_family(pos, after, m) {
+        return (nature, reason);
+    }
+    let reason = if !key_point.is_empty() {
+        IdleReason::DrawingKeyPoint {
+            targets: key_point.iter().map(|t| t.target).collect(),
+        }
+    } else if !king_or_pawn.is_empty() {
+        IdleReason::KingOrPawnAlone {
+            targets: king_or_pawn.iter().map(|t| t.target).collect(),
+        }
+    } else if !self_inflicted.is_empty() {
+        IdleReason::CheckerLeftItsPost {
+            targets: self_inflicted.iter().map(|t| t.target).collect(),
+        }
+    } else if !stale.is_empty() {
+        IdleReason::NotNew {
+            targets: stale.iter().map(|t| t.target).collect(),
+        }
+    } else {
+        IdleReason::NothingNew
+    };
+    (Nature::Idle, Reason::Idle(reason))
+}
+
+/// 26.10: the moved piece faces a same-kind enemy piece that can take it, and taking it would
+/// cost the taker material or lead to mate: the offer is a chase of that piece.
+fn exchange_traps(
+    before: &Position,
+    after: &Position,
+    m: Move,
+    effort: Effort,
+    budget: &mut Budget,
+) -> Vec<Chase> {
+    let Some(piece) = after.piece_at(m.to) else {
+        return Vec::new();
+    };
+    let existing = face_offs(&before.passed());
+    budget.refill(effort.nodes);
+    after
+        .legal_captures()
+        .iter()
+        .filter(|c| c.to == m.to && after.piece_at(c.from).is_some_and(|p| p.role == piece.role))
+        .filter(|c| !existing.contains(&(c.from, m.from)))
+        .filter_map(|&c| {
+            let line = line_after(&mut after.clone(), c, &Limits::default(), budget);
+            (line.value < 0).then(|| Chase {
+                target: c.from,
+                target_piece: after.piece_at(c.from).map_or('?', |p| p.fen_char()),
+                attacker: m.to,
+                attacker_piece: piece.fen_char(),
+                pieces: vec![m.to],
+                joint: false,
+                protection: Protection::ExchangeTrap,
+                value: -line.value.max(-MATE),
+                each_takes_each: false,
+                line: line.moves.iter().map(ToString::to_string).collect(),
+                pinned_by_horse: false,
+            })
+        })
+        .collect()
+}
+
+/// How strong a threat is: 2 wins material, 1 is even but counts (each takes each).
+fn level(t: &Threat) -> u8 {
+    if t.value > 0 { 2 } else { 1 }
+}
+
+/// 26.8: whether the material in `line` is won by `color`'s king or a pawn on its own: the first
+/// piece won is taken by a king or pawn that gives no check and has no other piece of its side
+/// attacking that piece with it, or the gain comes only from a king's or pawn's last capture
+/// after an otherwise even exchange.
+fn king_or_pawn_only(pos: &Position, color: Color, line: &[Move]) -> bool {
+    let mut scratch = pos.clone();
+    let mut gained = crate::material::Ledger::default();
+    let mut lost = crate::material::Ledger::default();
+    let mut first = true;
+    let mut last_by_king_or_pawn: Option<(crate::material::Ledger, crate::material::Ledger)> = None;
+    for &m in line {
+        let mover = scratch.piece_at(m.from);
+        let victim = scratch.piece_at(m.to);
+        let helpers = scratch.board().attackers_of(m.to, color).without(m.from);
+        let before = (gained, lost);
+        scratch.play_unchecked(m);
+        let (Some(mover), Some(victim)) = (mover, victim) else {
+            continue;
+        };
+        if mover.color != color {
+            lost.take(victim, m.to);
+            continue;
+        }
+        if !crate::material::is_material(victim, m.to) {
+            continue;
+        }
+        gained.take(victim, m.to);
+        let small = matches!(mover.role, Role::King | Role::Pawn) && !scratch.is_check();
+        let alone = helpers
+            .filter(|&sq| {
+                scratch
+                    .piece_at(sq)
+                    .is_some_and(|p| !matches!(p.role, Role::King | Role::Pawn))
+            })
+            .count()
+            == 0;
+        if first {
+            first = false;
+            if small && alone {
+                return true;
+            }
+        }
+        last_by_king_or_pawn = small.then_some(before);
+    }
+    matches!(last_by_king_or_pawn, Some((g, l)) if crate::material::net(&g, &l) <= 0)
+}
+
+/// The only attacking piece (rook, horse, cannon or crossed pawn) of `color`, if it has one.
+fn lone_attacker(pos: &Position, color: Color) -> Option<Square> {
+    let board = pos.board();
+    let mut attackers =
+        (board.by_role(Role::Rook) | board.by_role(Role::Horse) | board.by_role(Role::Cannon))
+            & board.by_color(color);
+    for sq in board.by_piece(Piece::new(color, Role::Pawn)) {
+        if !sq.is_own_half(color) {
+            attackers.add(sq);
+        }
+    }
+    attackers.single()
+}
+
+fn describe_chase(pos: &Position, t: &Threat) -> Chase {
+    let attacker_piece = pos.piece_at(t.capturer).map_or('?', |p| p.fen_char());
+    let protection = if t.by_checks {
+        Protection::ByChecks
+    } else {
+        protection_of(pos, t)
+    };
+    Chase {
+        target: t.target,
+        target_piece: t.target_piece.fen_char(),
+        attacker: t.capturer,
+        attacker_piece,
+        pieces: t.participants.collect(),
+        joint: t.participants.more_than_one(),
+        protection,
+        value: t.value.min(MATE),
+        each_takes_each: t.each_takes_each,
+        line: t.line.iter().map(ToString::to_string).collect(),
+        pinned_by_horse: false,
+    }
+}
+
+/// Why the target of a direct capture is lost: counts its protectors before and after the
+/// capture.
+fn protection_of(pos: &Position, t: &Threat) -> Protection {
+    let Some(first) = t.line.first().copied() else {
+        return Protection::ExchangeWins;
+    };
+    let us = pos.turn();
+    let them = us.other();
+    let board = pos.board();
+    let attackers = board.attackers_of(t.target, us).count();
+    // Protectors as the pieces stand (the attacker still on its point, the target on its own).
+    let mut after = pos.clone();
+    after.play_unchecked(first);
+    let pseudo = after.board().attackers_of(t.target, them);
+    if pseudo.is_empty() {
+        return Protection::Unprotected;
+    }
+    let legal = after
+        .legal_captures()
+        .iter()
+        .filter(|m| m.to == t.target)
+        .count();
+    if legal == 0 {
+        return Protection::FakeRoot;
+    }
+    let value = |role: Role| crate::material::fixed_value(role).unwrap_or(0);
+    let attacker_value = pos.piece_at(t.capturer).map_or(0, |p| value(p.role));
+    if value(t.target_piece.role) > attacker_value {
+        return Protection::OutweighsAttacker;
+    }
+    if pseudo.count() < attackers {
+        return Protection::UnderProtected;
+    }
+    // Protectors that exist but do not help: taking back loses to mate, or is refuted.
+    let mut budget = Budget::new(100_000);
+    let refuted = after
+        .legal_captures()
+        .iter()
+        .filter(|m| m.to == t.target)
+        .all(|&m| {
+            let line = line_after(
+                &mut after.clone(),
+                m,
+                &Limits {
+                    defence: Defence::Anything,
+                    ..Limits::default()
+                },
+                &mut budget,
+            );
+            line.value < 0
+        });
+    if refuted {
+        Protection::FakeRoot
+    } else {
+        Protection::ExchangeWins
+    }
+}
