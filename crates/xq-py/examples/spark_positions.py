@@ -1,7 +1,10 @@
 """The positions table of an archive with PySpark: Spark lists and ships the files
 (`binaryFile`), each Python worker reads its files with the xq wheel inside `mapInArrow`.
 
-    spark-submit spark_positions.py ARCHIVE OUT_DIR
+    spark-submit --py-files spark_positions.py spark_positions.py ARCHIVE OUT_DIR
+
+Every worker needs the xq wheel (and pyarrow, pandas) installed, and this module shipped
+(`--py-files`, or `spark.sparkContext.addPyFile`) so that it can unpickle `positions`.
 
 Spark has no unsigned integers, so the table's columns are cast to Spark's types (SCHEMA).
 """

@@ -103,6 +103,14 @@ def test_missing_broken_and_non_record_files(tmp_path):
     (g,) = xq.read_games(bad_move)
     assert not g.ok and g.plies == 2
     assert (g.errors[0]["ply"], g.errors[0]["kind"], g.errors[0]["move"]) == (3, "no_match", "马二进四")
+    with pytest.raises(xq.RecordError) as e:
+        list(xq.read_games(bad_move, errors="raise"))
+    assert (e.value.kind, e.value.ply, e.value.text) == ("no_match", 3, "马二进四")
+    assert e.value.fen == "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    assert e.value.game.plies == 2 and isinstance(e.value, ValueError)
+    with pytest.raises(xq.RecordError) as e:
+        list(xq.read_games(broken, errors="raise"))
+    assert e.value.kind == "syntax" and e.value.ply is None
     # Found in a directory, a note that is not a record is skipped; named, it is reported.
     note = tmp_path / "notes.txt"
     note.write_text("shopping: milk, eggs\n", encoding="utf-8")

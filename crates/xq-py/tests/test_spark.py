@@ -11,6 +11,7 @@ pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pys
 if shutil.which("java") is None:
     pytest.skip("Java is not installed: Spark local mode needs a JRE", allow_module_level=True)
 pa = pytest.importorskip("pyarrow", reason="pyarrow is not installed")
+pytest.importorskip("pandas", reason="pandas is not installed (PySpark's Arrow functions need it)")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 import spark_positions  # noqa: E402
@@ -18,8 +19,11 @@ import spark_positions  # noqa: E402
 import xq  # noqa: E402
 
 
-def test_spark_recipe_matches_scan(ccpd):
+def test_spark_recipe_matches_scan(ccpd, monkeypatch):
     from pyspark.sql import SparkSession
+
+    # The workers run this interpreter, the one with the wheel installed.
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
 
     sample = ccpd / "Dataset" / "全盤戰術"
     spark = (
@@ -30,6 +34,8 @@ def test_spark_recipe_matches_scan(ccpd):
         .getOrCreate()
     )
     try:
+        # The workers import the recipe's module: ship it, as spark-submit --py-files does.
+        spark.sparkContext.addPyFile(spark_positions.__file__)
         df = spark_positions.positions_frame(spark, str(sample))
         rows = sorted((r.game_id.rsplit("/", 1)[-1], r.ply, r.fen, r.label, bytes(r.legal_mask)) for r in df.collect())
     finally:

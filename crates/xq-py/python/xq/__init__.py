@@ -167,6 +167,7 @@ def read_games(
     format: Optional[str] = None,
     jobs: Optional[int] = None,
     strict: bool = False,
+    errors: str = "yield",
 ) -> Iterator[Game]:
     """Every game of `source`, read and replayed.
 
@@ -177,9 +178,13 @@ def read_games(
     on `jobs` threads (all cores by default) without the GIL.
 
     A game that cannot be read, or whose moves stop replaying, is still yielded: `g.ok` is False
-    and `g.errors` says why. A file named in `source` that does not exist raises
-    FileNotFoundError; a file found in a directory that is not a record is skipped.
+    and `g.errors` says why; with `errors="raise"` it raises `xq.RecordError` instead (its
+    `.kind`, `.ply`, `.text`, `.fen` those of the first error, `.game` the game). A file named in
+    `source` that does not exist raises FileNotFoundError; a file found in a directory that is
+    not a record is skipped.
     """
+    if errors not in ("yield", "raise"):
+        raise ValueError(f"errors must be 'yield' or 'raise', not {errors!r}")
 
     def files(batch: List[Tuple[str, bool]]) -> List[Game]:
         return _xq._read_files(batch, encoding, format, jobs, strict)
@@ -187,7 +192,28 @@ def read_games(
     def data(buf: bytes, name: Optional[str]) -> List[Game]:
         return _xq._read_bytes(buf, name, encoding, format, strict)
 
-    return _batched(source, files, data)
+    games = _batched(source, files, data)
+    return games if errors == "yield" else _raising(games)
+
+
+def _raising(games: Iterator[Game]) -> Iterator[Game]:
+    for g in games:
+        if not g.ok:
+            first = g.errors[0]
+            where = f"{g.file or '<bytes>'}" + (f", game {g.index + 1}" if g.index is not None else "")
+            ply = first.get("ply")
+            at = f", ply {ply}" if ply else ""
+            err = RecordError(f"{where}{at}: {first['message']} [{first['kind']}]")
+            err.kind = first["kind"]
+            err.ply = ply
+            err.span = None
+            err.candidates = []
+            err.text = first.get("move")
+            err.fen = first.get("fen")
+            err.messages = [e["message"] for e in g.errors]
+            err.game = g
+            raise err
+        yield g
 
 
 def validate(

@@ -52,7 +52,9 @@ class AmbiguousMoveError(NotationError):
     """Several legal moves fit the text; `.candidates` lists them."""
 
 class RecordError(ValueError):
-    """A game record that cannot be read."""
+    """A game that cannot be read or replayed (`read_games(..., errors="raise")`)."""
+
+    game: Game
 
     kind: str
     span: Optional[Tuple[int, int]]
@@ -276,6 +278,7 @@ def read_games(
     format: Optional[str] = None,
     jobs: Optional[int] = None,
     strict: bool = False,
+    errors: Literal["yield", "raise"] = "yield",
 ) -> Iterator[Game]:
     """Every game of files, directories, bytes or file objects, read and replayed in parallel."""
 
