@@ -568,6 +568,7 @@ struct Columns {
     result_stm: Vec<Option<i8>>,
     halfmoves: Vec<u32>,
     repetitions: Vec<u32>,
+    natures: Vec<Option<&'static str>>,
 }
 
 fn game_id(file: Option<&str>, index: Option<usize>) -> String {
@@ -618,6 +619,8 @@ struct PositionOptions {
     flip: bool,
     /// Mirror every position left to right.
     mirror: bool,
+    /// Classify every move (将 杀 捉 兑 献 拦 跟 闲) under the CXA 2020 rules.
+    natures: bool,
 }
 
 fn add_positions(c: &mut Columns, g: &PyGame, o: PositionOptions) {
@@ -629,9 +632,23 @@ fn add_positions(c: &mut Columns, g: &PyGame, o: PositionOptions) {
         _ => None,
     };
     let draw = g.game.outcome() == Some(Outcome::Draw);
+    let natures: Vec<&'static str> = if o.natures {
+        xq_arbiter::classify_line(
+            start,
+            &g.mainline,
+            xq_arbiter::Effort::default(),
+            xq_arbiter::Profile::CXA2020,
+        )
+        .iter()
+        .map(|c| c.nature.chinese())
+        .collect()
+    } else {
+        Vec::new()
+    };
     let mut pos = start.clone();
     let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
     for (i, &m) in g.mainline.iter().enumerate() {
+        c.natures.push(natures.get(i).copied());
         let count = seen.entry(pos.hash()).or_insert(0);
         *count += 1;
         let repetitions = *count;
@@ -706,13 +723,14 @@ fn mirror_setup(s: &xq_core::Setup) -> xq_core::Setup {
 /// The games or positions table of `games` as Python columns (lists, and the legal masks as one
 /// `bytes` of 261 bytes a row); `xq.scan` turns them into an Arrow record batch.
 #[pyfunction]
-#[pyo3(signature = (games, table = "positions", flip = false, mirror = false))]
+#[pyo3(signature = (games, table = "positions", flip = false, mirror = false, natures = false))]
 pub(crate) fn _columns<'py>(
     py: Python<'py>,
     games: Vec<PyRef<'py, PyGame>>,
     table: &str,
     flip: bool,
     mirror: bool,
+    natures: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let refs: Vec<&PyGame> = games.iter().map(|g| &**g).collect();
     let positions = match table {
@@ -724,7 +742,11 @@ pub(crate) fn _columns<'py>(
             )));
         }
     };
-    let o = PositionOptions { flip, mirror };
+    let o = PositionOptions {
+        flip,
+        mirror,
+        natures,
+    };
     let c = py.detach(|| {
         let mut c = Columns::default();
         for g in refs {
@@ -747,6 +769,7 @@ pub(crate) fn _columns<'py>(
         d.set_item("result_stm", c.result_stm)?;
         d.set_item("halfmove_clock", c.halfmoves)?;
         d.set_item("repetition", c.repetitions)?;
+        d.set_item("nature", c.natures)?;
     } else {
         d.set_item("file", c.file)?;
         d.set_item("index", c.index)?;

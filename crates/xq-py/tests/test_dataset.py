@@ -54,6 +54,17 @@ def test_positions_table(sample):
     assert pc.max(t["label"]).as_py() < 2086
 
 
+def test_natures_are_the_arbiters(ccpd, cxa_cases, tmp_path):
+    # A rulebook case written as a PGN game: its rows carry judge's natures, move by move.
+    case = next(c for c in cxa_cases if c["id"] == "2020-图2")
+    pgn = tmp_path / "case.pgn"
+    pgn.write_text(f'[FEN "{case["fen"]}"]\n' + " ".join(case["moves"]) + " *\n", encoding="utf-8")
+    (batch,) = xq.scan(pgn, natures=True)
+    assert batch.column("nature").to_pylist() == [m.kind for m in xq.judge(case["fen"], case["moves"]).moves]
+    (plain,) = xq.scan(pgn)
+    assert plain.column("nature").null_count == plain.num_rows
+
+
 def test_repetition_and_split_are_deterministic(sample):
     t1 = pa.Table.from_batches(list(xq.scan(sample, batch_games=50)))
     t2 = pa.Table.from_batches(list(xq.scan(sample, batch_games=500, jobs=1)))

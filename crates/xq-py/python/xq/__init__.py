@@ -272,6 +272,7 @@ def _schema(table: str) -> Any:
                 ("result_stm", pa.int8()),
                 ("halfmove_clock", pa.uint16()),
                 ("repetition", pa.uint8()),
+                ("nature", pa.string()),
                 ("split", pa.string()),
             ]
         )
@@ -304,18 +305,21 @@ def record_batch(
     flip: bool = False,
     mirror: bool = False,
     validation: float = 0.1,
+    natures: bool = False,
 ) -> Any:
     """The games or positions table of `games` (from `read_games`) as one `pyarrow.RecordBatch`;
     see `scan` for the columns."""
     if table not in ("positions", "games"):
         raise ValueError(f"unknown table {table!r}: use positions or games")
-    return _batch(list(games), table, flip, mirror, validation)
+    return _batch(list(games), table, flip, mirror, validation, natures)
 
 
-def _batch(games: List[Game], table: str, flip: bool, mirror: bool, validation: float) -> Any:
+def _batch(
+    games: List[Game], table: str, flip: bool, mirror: bool, validation: float, natures: bool = False
+) -> Any:
     import pyarrow as pa
 
-    cols = _xq._columns(games, table, flip, mirror)
+    cols = _xq._columns(games, table, flip, mirror, natures)
     schema = _schema(table)
     n = len(cols["game_id"])
     split = [split_of(g, validation) for g in cols["game_id"]]
@@ -333,6 +337,7 @@ def _batch(games: List[Game], table: str, flip: bool, mirror: bool, validation: 
             pa.array(cols["result_stm"], pa.int8()),
             pa.array(cols["halfmove_clock"], pa.uint16()),
             pa.array([min(r, 255) for r in cols["repetition"]], pa.uint8()),
+            pa.array(cols["nature"], pa.string()),
             pa.array(split, pa.string()),
         ]
     else:
@@ -372,6 +377,7 @@ def scan(
     flip: bool = False,
     mirror: bool = False,
     validation: float = 0.1,
+    natures: bool = False,
     jobs: Optional[int] = None,
     encoding: Optional[str] = None,
     format: Optional[str] = None,
@@ -383,7 +389,8 @@ def scan(
     `xq.vocabulary()`), legal_mask (2,086 bits packed little-endian into 261 bytes: see
     `xq.unpack_mask`), result_stm (+1 the side to move won, -1 lost, 0 draw, null unknown),
     halfmove_clock, repetition (how often the position has stood so far, this time included),
-    split. `flip=True` rotates Black-to-move positions so that the side to move is always Red;
+    nature (with `natures=True`: the move's nature under the CXA 2020 rules, 将 杀 捉 兑 献 拦 跟
+    闲; null otherwise; about 0.1 ms a move), split. `flip=True` rotates Black-to-move positions so that the side to move is always Red;
     `mirror=True` mirrors every position left to right (both change fen, move_iccs, label and
     legal_mask together).
 
@@ -397,10 +404,10 @@ def scan(
     for g in read_games(paths, encoding=encoding, format=format, jobs=jobs):
         pending.append(g)
         if len(pending) >= batch_games:
-            yield _batch(pending, table, flip, mirror, validation)
+            yield _batch(pending, table, flip, mirror, validation, natures)
             pending = []
     if pending:
-        yield _batch(pending, table, flip, mirror, validation)
+        yield _batch(pending, table, flip, mirror, validation, natures)
 
 
 def _sha256(path: str) -> str:

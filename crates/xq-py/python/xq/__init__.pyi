@@ -302,6 +302,7 @@ def scan(
     flip: bool = False,
     mirror: bool = False,
     validation: float = 0.1,
+    natures: bool = False,
     jobs: Optional[int] = None,
     encoding: Optional[str] = None,
     format: Optional[str] = None,
@@ -318,6 +319,7 @@ def record_batch(
     flip: bool = False,
     mirror: bool = False,
     validation: float = 0.1,
+    natures: bool = False,
 ) -> pyarrow.RecordBatch:
     """The games or positions table of `games` as one record batch."""
 
