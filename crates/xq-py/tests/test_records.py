@@ -141,3 +141,29 @@ def test_validate_rows_are_the_cli_report(ccpd, ccpd_games):
 def test_validate_jobs_give_the_same_rows(ccpd):
     sub = ccpd / "Dataset" / "全盤戰術"
     assert list(xq.validate(sub, jobs=1)) == list(xq.validate(sub, jobs=2))
+
+
+def test_validate_matches_the_command(ccpd):
+    """The same rows as `xq validate --report jsonl`, when the command has been built (cargo test
+    builds target/debug/xq, so CI always has it)."""
+    import json
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[3]
+    binary = next(
+        (p for p in (root / "target" / "release" / "xq", root / "target" / "debug" / "xq") if p.exists()),
+        None,
+    )
+    if binary is None:
+        pytest.skip("the xq command is not built (cargo build): nothing to compare with")
+    sub = str(ccpd / "Dataset" / "中局")
+    run = subprocess.run(
+        [str(binary), "validate", "-q", "--report", "jsonl", sub],
+        capture_output=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert run.returncode == 1, run.stderr  # the two known defects are in this folder
+    cli = [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]
+    assert len(cli) == 184
+    assert list(xq.validate(sub)) == cli
