@@ -51,6 +51,9 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arbiter::limit, m)?)?;
     m.add_function(wrap_pyfunction!(records::_read_files, m)?)?;
     m.add_function(wrap_pyfunction!(records::_read_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_stream_file, m)?)?;
+    m.add("_LARGE", records::LARGE)?;
+    m.add_class::<records::GameChunks>()?;
     m.add_function(wrap_pyfunction!(records::_validate_files, m)?)?;
     m.add_function(wrap_pyfunction!(records::_columns, m)?)?;
     Ok(())

@@ -233,6 +233,131 @@ fn parallel<T: Send>(
     }))
 }
 
+/// Files larger than this are streamed in chunks of games (see `GameChunks`).
+pub(crate) const LARGE: u64 = 4 << 20;
+/// Games of a large file read and replayed together.
+const CHUNK_GAMES: usize = 4096;
+
+/// The games of a large file, a chunk at a time: `next()` reads the next `CHUNK_GAMES` games
+/// and replays them on the worker threads, without the GIL, so memory holds one chunk.
+#[pyclass(module = "xq", name = "_GameChunks")]
+#[derive(Debug)]
+pub(crate) struct GameChunks(std::sync::Mutex<Option<ChunkState>>);
+
+#[derive(Debug)]
+struct ChunkState {
+    file: String,
+    stream: Result<xq_record::GameStream<'static>, Option<Failure>>,
+    next_index: usize,
+    pool: rayon::ThreadPool,
+    readers: ReaderPool,
+}
+
+/// Streams a large record file (any size works; small ones are better read whole by
+/// `_read_files`).
+#[pyfunction]
+#[pyo3(signature = (path, found = false, encoding = None, format = None, jobs = None, strict = false))]
+pub(crate) fn _stream_file(
+    path: String,
+    found: bool,
+    encoding: Option<&str>,
+    format: Option<&str>,
+    jobs: Option<usize>,
+    strict: bool,
+) -> PyResult<GameChunks> {
+    let opts = options(encoding, format)?;
+    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
+    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    let p = Path::new(&path);
+    let shared = found
+        && p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| SHARED_EXTENSIONS.iter().any(|s| s.eq_ignore_ascii_case(e)));
+    let stream = xq_record::GameStream::open(p, opts).map_err(|err| {
+        // A file found in a directory that is not a record is skipped, as in `_read_files`.
+        (!shared).then(|| Failure::from(&err))
+    });
+    Ok(GameChunks(std::sync::Mutex::new(Some(ChunkState {
+        file: path,
+        stream,
+        next_index: 0,
+        pool,
+        readers,
+    }))))
+}
+
+#[pymethods]
+impl GameChunks {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> Option<Vec<PyGame>> {
+        py.detach(|| {
+            let mut guard = self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let state = guard.as_mut()?;
+            let stream = match &mut state.stream {
+                Ok(stream) => stream,
+                Err(failure) => {
+                    let failure = failure.take();
+                    let file = state.file.clone();
+                    *guard = None;
+                    return failure.map(|f| {
+                        games_of(FileGames {
+                            file: Some(file),
+                            format: None,
+                            encoding: None,
+                            items: Vec::new(),
+                            failure: Some(f),
+                            skipped: None,
+                        })
+                    });
+                }
+            };
+            let (format, encoding) = (stream.format(), stream.encoding());
+            let group: Vec<_> = stream.by_ref().take(CHUNK_GAMES).collect();
+            if group.is_empty() {
+                *guard = None;
+                return None;
+            }
+            let first = state.next_index;
+            state.next_index += group.len();
+            let readers = &state.readers;
+            let items: Vec<(Game, GameReport)> = state.pool.install(|| {
+                group
+                    .into_par_iter()
+                    .enumerate()
+                    .map(|(i, mut item)| {
+                        readers.with(rayon::current_thread_index(), |reader| {
+                            let report = validate_game(first + i, &mut item, reader);
+                            (item.unwrap_or_default(), report)
+                        })
+                    })
+                    .collect()
+            });
+            let mut games = games_of(FileGames {
+                file: Some(state.file.clone()),
+                format: Some(format),
+                encoding,
+                items,
+                failure: None,
+                skipped: None,
+            });
+            for (i, g) in games.iter_mut().enumerate() {
+                g.index = Some(first + i);
+            }
+            Some(games)
+        })
+    }
+}
+
 fn games_of(file: FileGames) -> Vec<PyGame> {
     let (format, encoding) = (file.format, file.encoding);
     if let Some(failure) = file.failure {

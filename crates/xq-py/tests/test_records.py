@@ -167,3 +167,23 @@ def test_validate_matches_the_command(ccpd):
     cli = [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]
     assert len(cli) == 184
     assert list(xq.validate(sub)) == cli
+
+
+def test_a_large_file_is_streamed_with_the_same_games(ccpd, ccpd_games, tmp_path):
+    # All of ccpd-dev twice in one Big5 file of some 7 MB: over the 4 MB at which files are
+    # streamed (4,096 games a chunk, so chunks meet in the middle of the archive).
+    big = tmp_path / "all.pgn"
+    ccpd_games = ccpd_games * 2
+    with open(big, "wb") as out:
+        for g in ccpd_games:
+            out.write(Path(g.file).read_bytes().rstrip() + b"\n\n")
+    assert big.stat().st_size > 4 << 20
+    games = list(xq.read_games(big, jobs=2))
+    assert len(games) == len(ccpd_games)
+    assert [g.index for g in games] == list(range(len(games)))
+    assert all(g.file == str(big) and g.encoding == "big5" for g in games)
+    assert [g.mainline() for g in games] == [g.mainline() for g in ccpd_games]
+    assert [g.ok for g in games] == [g.ok for g in ccpd_games]
+    rows = list(xq.validate(big))
+    assert [r["game"] for r in rows] == list(range(len(games)))
+    assert sum(not r["ok"] for r in rows) == 4

@@ -143,7 +143,16 @@ def _sources(source: Any) -> Iterator[Union[Tuple[str, bool], Tuple[bytes, Optio
         raise TypeError(f"cannot read games from {type(source).__name__}: give a path, bytes or a file object")
 
 
-def _batched(source: Any, run_files: Any, run_bytes: Any) -> Iterator[Any]:
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _batched(source: Any, run_files: Any, run_bytes: Any, run_large: Any) -> Iterator[Any]:
+    """Small files go to `run_files` in batches (read in parallel), a large file to `run_large`
+    (streamed in chunks of games), bytes to `run_bytes`; results come out in input order."""
     pending: List[Tuple[str, bool]] = []
     for item in _sources(source):
         if isinstance(item[0], bytes):
@@ -151,6 +160,11 @@ def _batched(source: Any, run_files: Any, run_bytes: Any) -> Iterator[Any]:
                 yield from run_files(pending)
                 pending = []
             yield from run_bytes(item[0], item[1])
+        elif _size(item[0]) > _xq._LARGE:  # type: ignore[arg-type]
+            if pending:
+                yield from run_files(pending)
+                pending = []
+            yield from run_large(item[0], item[1])
         else:
             pending.append(item)  # type: ignore[arg-type]
             if len(pending) >= _BATCH:
@@ -192,7 +206,11 @@ def read_games(
     def data(buf: bytes, name: Optional[str]) -> List[Game]:
         return _xq._read_bytes(buf, name, encoding, format, strict)
 
-    games = _batched(source, files, data)
+    def large(path: str, found: bool) -> Iterator[Game]:
+        for chunk in _xq._stream_file(path, found, encoding, format, jobs, strict):
+            yield from chunk
+
+    games = _batched(source, files, data, large)
     return games if errors == "yield" else _raising(games)
 
 
@@ -234,7 +252,11 @@ def validate(
     def data(buf: bytes, name: Optional[str]) -> List[Dict[str, Any]]:
         return [g.report() for g in _xq._read_bytes(buf, name, encoding, format, strict)]
 
-    return _batched(paths, files, data)
+    def large(path: str, found: bool) -> Iterator[Dict[str, Any]]:
+        for chunk in _xq._stream_file(path, found, encoding, format, jobs, strict):
+            yield from (g.report() for g in chunk)
+
+    return _batched(paths, files, data, large)
 
 
 def vocabulary_path() -> str:
