@@ -6,7 +6,8 @@
 Every worker needs the xq wheel (and pyarrow, pandas) installed, and this module shipped
 (`--py-files`, or `spark.sparkContext.addPyFile`) so that it can unpickle `positions`.
 
-Spark has no unsigned integers, so the table's columns are cast to Spark's types (SCHEMA).
+Spark has no unsigned integers, so the table's columns are cast to wider types (SCHEMA, derived
+from `xq.schema("positions")`).
 """
 
 from __future__ import annotations
@@ -16,32 +17,25 @@ from typing import Iterator
 
 import pyarrow as pa
 
-#: The positions table in Spark's types (DDL).
-SCHEMA = (
-    "game_id string, ply int, fen string, move_iccs string, label int, legal_mask binary, "
-    "result_stm tinyint, halfmove_clock int, repetition int, split string"
-)
+import xq
 
+# Spark has no unsigned integers and no fixed-size binary: the table's types, widened.
+_WIDER = {pa.uint8(): pa.int32(), pa.uint16(): pa.int32(), pa.uint32(): pa.int64()}
+_DDL = {pa.string(): "string", pa.int8(): "tinyint", pa.int32(): "int", pa.int64(): "bigint", pa.binary(): "binary"}
+
+#: The positions table in types Spark has.
 ARROW = pa.schema(
     [
-        ("game_id", pa.string()),
-        ("ply", pa.int32()),
-        ("fen", pa.string()),
-        ("move_iccs", pa.string()),
-        ("label", pa.int32()),
-        ("legal_mask", pa.binary()),
-        ("result_stm", pa.int8()),
-        ("halfmove_clock", pa.int32()),
-        ("repetition", pa.int32()),
-        ("split", pa.string()),
+        (f.name, pa.binary() if pa.types.is_fixed_size_binary(f.type) else _WIDER.get(f.type, f.type))
+        for f in xq.schema("positions")
     ]
 )
+#: The same as Spark DDL, for mapInArrow.
+SCHEMA = ", ".join(f"{f.name} {_DDL[f.type]}" for f in ARROW)
 
 
 def positions(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     """mapInArrow function: binaryFile rows (path, content, …) in, positions rows out."""
-    import xq
-
     for b in batches:
         records = list(zip(b.column("path").to_pylist(), b.column("content").to_pylist()))
         if not records:

@@ -7,6 +7,7 @@
 
 mod arbiter;
 mod board;
+mod columns;
 mod convert;
 mod errors;
 mod records;

@@ -18,6 +18,7 @@ use xq_record::{
 
 use crate::{
     board::{PyBoard, PyMove, parse_notation_style},
+    columns::{Ints, Strings},
     convert::ser_to_py,
     vocab,
 };
@@ -684,16 +685,18 @@ struct Columns {
     ok: Vec<bool>,
     error: Vec<Option<String>>,
     plies: Vec<usize>,
-    // positions
-    ply: Vec<usize>,
-    fen: Vec<String>,
-    move_iccs: Vec<String>,
-    label: Vec<usize>,
+    // positions, in Arrow's layout
+    rows: usize,
+    position_game: Strings,
+    ply: Ints<2>,
+    fen: Strings,
+    move_iccs: Strings,
+    label: Ints<2>,
     mask: Vec<u8>,
-    result_stm: Vec<Option<i8>>,
-    halfmoves: Vec<u32>,
-    repetitions: Vec<u32>,
-    natures: Vec<Option<&'static str>>,
+    result_stm: Ints<1>,
+    halfmoves: Ints<2>,
+    repetitions: Ints<1>,
+    natures: Strings,
 }
 
 fn game_id(file: Option<&str>, index: Option<usize>) -> String {
@@ -774,24 +777,27 @@ fn add_positions(c: &mut Columns, g: &PyGame, o: PositionOptions) {
     let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
     for (i, &m) in g.mainline.iter().enumerate() {
         c.natures.push(natures.get(i).copied());
+        c.rows += 1;
         let count = seen.entry(pos.hash()).or_insert(0);
         *count += 1;
         let repetitions = *count;
         let stm = pos.turn();
         let (shown, shown_move) = transform(&pos, m, o);
-        c.game_id.push(id.clone());
-        c.ply.push(i + 1);
-        c.fen.push(shown.fen());
-        c.move_iccs.push(shown_move.to_string());
-        c.label.push(vocab::index(shown_move).unwrap_or(usize::MAX));
+        c.position_game.push(Some(&id));
+        c.ply
+            .push(Some(i64::from(u16::try_from(i + 1).unwrap_or(u16::MAX))));
+        c.fen.push(Some(&shown.fen()));
+        c.move_iccs.push(Some(&shown_move.to_string()));
+        c.label.push(vocab::index(shown_move).map(|l| l as i64));
         c.mask.extend_from_slice(&PyBoard::packed_mask(&shown));
         c.result_stm.push(match winner {
             Some(w) => Some(if w == stm { 1 } else { -1 }),
             None if draw => Some(0),
             None => None,
         });
-        c.halfmoves.push(pos.halfmoves());
-        c.repetitions.push(repetitions);
+        c.halfmoves
+            .push(Some(i64::from(pos.halfmoves().min(u32::from(u16::MAX)))));
+        c.repetitions.push(Some(i64::from(repetitions.min(255))));
         pos.play_unchecked(m);
     }
 }
@@ -799,9 +805,13 @@ fn add_positions(c: &mut Columns, g: &PyGame, o: PositionOptions) {
 /// The position and move as the table shows them: rotated so that the side to move is Red
 /// (`flip`), mirrored left to right (`mirror`).
 fn transform(pos: &Position, m: Move, o: PositionOptions) -> (Position, Move) {
+    let rotate = o.flip && pos.turn() == Color::Black;
+    if !rotate && !o.mirror {
+        return (pos.clone(), m);
+    }
     let mut setup = pos.to_setup();
     let mut m = m;
-    if o.flip && pos.turn() == Color::Black {
+    if rotate {
         setup = rotate_setup(&setup);
         m = m.rotate();
     }
@@ -884,18 +894,21 @@ pub(crate) fn _columns<'py>(
         c
     });
     let d = PyDict::new(py);
-    d.set_item("game_id", c.game_id)?;
     if positions {
-        d.set_item("ply", c.ply)?;
-        d.set_item("fen", c.fen)?;
-        d.set_item("move_iccs", c.move_iccs)?;
-        d.set_item("label", c.label)?;
+        // Arrow buffers: strings (validity, offsets, data), integers (validity, values).
+        d.set_item("rows", c.rows)?;
+        d.set_item("game_id", c.position_game.to_py(py)?)?;
+        d.set_item("ply", c.ply.to_py(py)?)?;
+        d.set_item("fen", c.fen.to_py(py)?)?;
+        d.set_item("move_iccs", c.move_iccs.to_py(py)?)?;
+        d.set_item("label", c.label.to_py(py)?)?;
         d.set_item("legal_mask", PyBytes::new(py, &c.mask))?;
-        d.set_item("result_stm", c.result_stm)?;
-        d.set_item("halfmove_clock", c.halfmoves)?;
-        d.set_item("repetition", c.repetitions)?;
-        d.set_item("nature", c.natures)?;
+        d.set_item("result_stm", c.result_stm.to_py(py)?)?;
+        d.set_item("halfmove_clock", c.halfmoves.to_py(py)?)?;
+        d.set_item("repetition", c.repetitions.to_py(py)?)?;
+        d.set_item("nature", c.natures.to_py(py)?)?;
     } else {
+        d.set_item("game_id", c.game_id)?;
         d.set_item("file", c.file)?;
         d.set_item("index", c.index)?;
         d.set_item("tags", c.tags)?;

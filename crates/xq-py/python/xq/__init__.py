@@ -70,6 +70,7 @@ __all__ = [
     "vocabulary_path",
     "scan",
     "record_batch",
+    "schema",
     "record_files",
     "split_of",
     "unpack_mask",
@@ -279,6 +280,13 @@ def unpack_mask(packed: bytes) -> Any:
     return bits[:VOCABULARY_SIZE].astype(bool)
 
 
+def schema(table: str = "positions") -> Any:
+    """The `pyarrow.Schema` of the positions or games table."""
+    if table not in ("positions", "games"):
+        raise ValueError(f"unknown table {table!r}: use positions or games")
+    return _schema(table)
+
+
 def _schema(table: str) -> Any:
     import pyarrow as pa
 
@@ -343,26 +351,37 @@ def _batch(
 
     cols = _xq._columns(games, table, flip, mirror, natures)
     schema = _schema(table)
-    n = len(cols["game_id"])
-    split = [split_of(g, validation) for g in cols["game_id"]]
     if table == "positions":
+        n = cols["rows"]
+
+        def arr(name: str, type_: Any) -> Any:
+            validity, *buffers = cols[name]
+            bufs = [None if validity is None else pa.py_buffer(validity)]
+            return pa.Array.from_buffers(type_, n, bufs + [pa.py_buffer(b) for b in buffers])
+
+        game_id = arr("game_id", pa.string())
+        # The split is decided per game: hash each distinct id once.
+        ids = game_id.dictionary_encode()
+        per_game = pa.array([split_of(g, validation) for g in ids.dictionary.to_pylist()], pa.string())
+        split = per_game.take(ids.indices)
         mask = pa.FixedSizeBinaryArray.from_buffers(
-            pa.binary(MASK_BYTES), n, [None, pa.py_buffer(cols.pop("legal_mask"))]
+            pa.binary(MASK_BYTES), n, [None, pa.py_buffer(cols["legal_mask"])]
         )
         arrays = [
-            pa.array(cols["game_id"], pa.string()),
-            pa.array(cols["ply"], pa.uint16()),
-            pa.array(cols["fen"], pa.string()),
-            pa.array(cols["move_iccs"], pa.string()),
-            pa.array(cols["label"], pa.uint16()),
+            game_id,
+            arr("ply", pa.uint16()),
+            arr("fen", pa.string()),
+            arr("move_iccs", pa.string()),
+            arr("label", pa.uint16()),
             mask,
-            pa.array(cols["result_stm"], pa.int8()),
-            pa.array(cols["halfmove_clock"], pa.uint16()),
-            pa.array([min(r, 255) for r in cols["repetition"]], pa.uint8()),
-            pa.array(cols["nature"], pa.string()),
-            pa.array(split, pa.string()),
+            arr("result_stm", pa.int8()),
+            arr("halfmove_clock", pa.uint16()),
+            arr("repetition", pa.uint8()),
+            arr("nature", pa.string()),
+            split,
         ]
     else:
+        split = [split_of(g, validation) for g in cols["game_id"]]
 
         def tag(name: str) -> List[Optional[str]]:
             out = []

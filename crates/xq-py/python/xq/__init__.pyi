@@ -309,6 +309,9 @@ def scan(
 ) -> Iterator[pyarrow.RecordBatch]:
     """The positions or games table as Arrow record batches."""
 
+def schema(table: Literal["positions", "games"] = "positions") -> pyarrow.Schema:
+    """The Arrow schema of the table."""
+
 def record_files(path: PathLike) -> List[str]:
     """The file itself, or the record files below a directory, in the CLI's order."""
 
