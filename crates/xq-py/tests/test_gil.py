@@ -4,7 +4,7 @@ import threading
 import time
 
 import xq
-from xq import _xq
+from xq import _xq  # type: ignore[attr-defined]
 
 
 def longest_pause_while(call):

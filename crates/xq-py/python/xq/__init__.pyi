@@ -4,6 +4,7 @@ import io
 import os
 from typing import (
     Any,
+    final,
     Dict,
     Iterable,
     Iterator,
@@ -18,17 +19,49 @@ from typing import (
 import numpy
 import pyarrow
 
+__all__ = [
+    "START_FEN",
+    "VOCABULARY_SIZE",
+    "MASK_BYTES",
+    "Board",
+    "Move",
+    "LegalMoves",
+    "Outcome",
+    "Game",
+    "Judgement",
+    "JudgedMove",
+    "NotationError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+    "RecordError",
+    "FenError",
+    "read_games",
+    "validate",
+    "judge",
+    "limit",
+    "vocabulary",
+    "vocabulary_path",
+    "scan",
+    "record_batch",
+    "schema",
+    "record_files",
+    "split_of",
+    "unpack_mask",
+    "write_dataset",
+    "__version__",
+]
+
 __version__: str
 START_FEN: str
 VOCABULARY_SIZE: int
 MASK_BYTES: int
 RECORD_EXTENSIONS: Tuple[str, ...]
 
-NotationStyle = Literal["chinese", "traditional", "wxf", "iccs", "ucci"]
-Side = Literal["red", "black"]
-PathLike = Union[str, "os.PathLike[str]"]
-Source = Union[PathLike, bytes, bytearray, memoryview, io.IOBase, Iterable[Any]]
-MovesArg = Union[str, Sequence[Union[str, "Move"]]]
+_NotationStyle = Literal["chinese", "traditional", "wxf", "iccs", "ucci"]
+_Side = Literal["red", "black"]
+_PathLike = Union[str, "os.PathLike[str]"]
+_Source = Union[_PathLike, bytes, bytearray, memoryview, io.IOBase, Iterable[Any]]
+_MovesArg = Union[str, Sequence[Union[str, "Move"]]]
 
 class NotationError(ValueError):
     """A move that cannot be read, or names no single legal move in the position."""
@@ -75,6 +108,7 @@ class FenError(ValueError):
     fen: Optional[str]
     messages: List[str]
 
+@final
 class Move:
     """A move from one point to another; points a0…i9 (files a–i from Red's left, ranks 0–9 from
     Red's side). Hashable, ordered, immutable."""
@@ -109,31 +143,39 @@ class Move:
     def mirror(self) -> Move:
         """Mirrored left to right."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __lt__(self, other: Move) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Move, /) -> bool: ...
+    def __le__(self, other: Move, /) -> bool: ...
+    def __gt__(self, other: Move, /) -> bool: ...
+    def __ge__(self, other: Move, /) -> bool: ...
 
+@final
 class LegalMoves:
     """The legal moves of a position: `len()`, `in` (a Move or `"h2e2"`), iteration."""
 
     def __len__(self) -> int: ...
-    def __contains__(self, item: object) -> bool: ...
+    def __contains__(self, item: object, /) -> bool: ...
     def __iter__(self) -> Iterator[Move]: ...
 
+@final
 class Outcome:
     """The side to move has no legal move: checkmate (将死) or stalemate (困毙), both losses."""
 
-    winner: Side
+    winner: _Side
     reason: Literal["checkmate", "stalemate"]
     result: Literal["1-0", "0-1"]
 
+@final
 class Board:
     """A position and the moves pushed to reach it, like `chess.Board`."""
 
-    def __init__(self, fen: Optional[str] = None) -> None:
+    def __new__(cls, fen: Optional[str] = None) -> Board:
         """The standard start, or the position of `fen` (`FenError` if it is not legal)."""
+    def __copy__(self) -> Board: ...
+    def __deepcopy__(self, memo: Any, /) -> Board: ...
     def fen(self) -> str: ...
     @property
-    def turn(self) -> Side: ...
+    def turn(self) -> _Side: ...
     @property
     def move_stack(self) -> List[Move]: ...
     @property
@@ -161,7 +203,7 @@ class Board:
         """The result if the side to move has no legal move, else None."""
     def repetition_count(self) -> int:
         """How often the current position has stood since the first pushed move."""
-    def notation(self, m: Move, notation: NotationStyle = "chinese") -> str:
+    def notation(self, m: Move, notation: _NotationStyle = "chinese") -> str:
         """Writes a legal move in `notation`."""
     def zobrist_hash(self) -> int:
         """The 64-bit Zobrist hash (placement and side to move)."""
@@ -172,6 +214,7 @@ class Board:
         """An SVG picture, the last move marked."""
     def _repr_svg_(self) -> str: ...
 
+@final
 class Game:
     """One game of a record, read and replayed."""
 
@@ -205,15 +248,16 @@ class Game:
         """The main line's moves as the record writes them."""
     def mainline(self) -> List[Move]:
         """The main line, up to the first bad move."""
-    def notation(self, notation: NotationStyle = "chinese") -> List[str]: ...
+    def notation(self, notation: _NotationStyle = "chinese") -> List[str]: ...
     def board(self) -> Board:
         """A board at the start position."""
     def report(self) -> Dict[str, Any]:
         """This game's row of `validate`."""
 
+@final
 class JudgedMove:
     ply: int
-    side: Side
+    side: _Side
     iccs: str
     chinese: str
     kind: str
@@ -224,6 +268,7 @@ class JudgedMove:
     @property
     def move(self) -> Move: ...
 
+@final
 class Judgement:
     """A ruling on the repetition at the end of a line."""
 
@@ -246,7 +291,7 @@ class Judgement:
 
 def judge(
     fen: Optional[str],
-    moves: MovesArg,
+    moves: _MovesArg,
     rules: Literal["cxa2020", "axf"] = "cxa2020",
     opening_rounds: Optional[int] = None,
     lang: Literal["en", "zh"] = "en",
@@ -257,11 +302,11 @@ def judge(
 
 def limit(
     fen: Optional[str],
-    moves: MovesArg,
+    moves: _MovesArg,
     rounds: int = 60,
     check_cap: int = 10,
     cap_both: bool = False,
-    claimant: Optional[Side] = None,
+    claimant: Optional[_Side] = None,
 ) -> List[Dict[str, Any]]:
     """The 60-round audit (自然限着), one dict per claimant."""
 
@@ -272,7 +317,7 @@ def vocabulary_path() -> str:
     """The shipped vocabulary file, one move a line."""
 
 def read_games(
-    source: Source,
+    source: _Source,
     *,
     encoding: Optional[str] = None,
     format: Optional[str] = None,
@@ -283,7 +328,7 @@ def read_games(
     """Every game of files, directories, bytes or file objects, read and replayed in parallel."""
 
 def validate(
-    paths: Source,
+    paths: _Source,
     jobs: Optional[int] = None,
     *,
     strict: bool = False,
@@ -295,7 +340,7 @@ def validate(
 def split_of(game_id: str, validation: float = 0.1) -> Literal["train", "validation"]: ...
 def unpack_mask(packed: bytes) -> "numpy.ndarray[Any, numpy.dtype[numpy.bool_]]": ...
 def scan(
-    paths: Source,
+    paths: _Source,
     table: Literal["positions", "games"] = "positions",
     *,
     batch_games: int = 1024,
@@ -312,7 +357,7 @@ def scan(
 def schema(table: Literal["positions", "games"] = "positions") -> pyarrow.Schema:
     """The Arrow schema of the table."""
 
-def record_files(path: PathLike) -> List[str]:
+def record_files(path: _PathLike) -> List[str]:
     """The file itself, or the record files below a directory, in the CLI's order."""
 
 def record_batch(
@@ -327,7 +372,7 @@ def record_batch(
     """The games or positions table of `games` as one record batch."""
 
 def write_dataset(
-    paths: Source,
+    paths: _Source,
     out_dir: str,
     table: Literal["positions", "games"] = "positions",
     *,
