@@ -96,3 +96,33 @@ def test_limit_counts_sixty_rounds():
     assert lowered[0]["verdict"] == "draw_from" and lowered[0]["ply"] == 2
     with pytest.raises(ValueError):
         xq.limit(fen, moves, claimant="green")
+
+
+def test_the_report_is_the_commands(shared, cxa_cases):
+    """to_dict() holds what `xq judge --format json` says for the same FEN and moves (all but
+    `end`, which is about a record's result), for every CXA case and a share of the AXF ones."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    binary = next(
+        (p for p in (root / "target" / "release" / "xq", root / "target" / "debug" / "xq") if p.exists()),
+        None,
+    )
+    if binary is None:
+        pytest.skip("the xq command is not built (cargo build): nothing to compare with")
+    axf = json.loads((shared / "cases" / "axf-dev.json").read_text(encoding="utf-8"))
+    runs = [("cxa2020", c) for c in cxa_cases] + [("axf", c) for c in axf[::5]]
+    for rules, case in runs:
+        out = subprocess.run(
+            [str(binary), "judge", "--rules", rules, "--format", "json", "--lang", "en",
+             "--fen", case["fen"], "--moves", " ".join(case["moves"])],
+            capture_output=True,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
+        assert out.returncode == 0, out.stderr
+        cli = json.loads(out.stdout)
+        cli.pop("end")
+        cli.setdefault("opening", None)
+        assert xq.judge(case["fen"], case["moves"], rules=rules).to_dict() == cli, case["id"]
