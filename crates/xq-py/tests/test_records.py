@@ -187,3 +187,42 @@ def test_a_large_file_is_streamed_with_the_same_games(ccpd, ccpd_games, tmp_path
     rows = list(xq.validate(big))
     assert [r["game"] for r in rows] == list(range(len(games)))
     assert sum(not r["ok"] for r in rows) == 4
+
+
+def test_every_format_and_encoding(shared):
+    """Binary and text formats from the shared samples (read here, never copied into the
+    project), GBK told from Big5 and UTF-8, and the project's catalogue of bad inputs."""
+    from collections import Counter
+
+    def kinds(path):
+        return Counter((g.format, g.encoding, g.ok) for g in xq.read_games(path))
+
+    samples = kinds(shared / "data" / "cchess-samples")
+    assert samples == Counter(
+        {("cbl", None, True): 36, ("xqf", None, True): 4, ("pgn", "gbk", True): 2,
+         ("txt", "utf-8", True): 2, ("cbf", "utf-8", True): 1, ("cbr", None, True): 1}
+    )
+    assert kinds(shared / "data" / "xqbase-eleeye") == Counter({("pgn", "gbk", True): 21, ("xqf", None, True): 3})
+    wukong = kinds(shared / "data" / "wukong")
+    assert wukong[("pgn", "utf-8", True)] == 2546 and wukong[("dhtmlxq", "utf-8", True)] == 2
+    # The catalogue of bad records: each gives a game with its error, never an exception; the
+    # fuzzers' findings below it read without one too.
+    bad = Path(__file__).resolve().parents[3] / "fixtures" / "bad"
+    found = {
+        f.name: [(g.ok, g.errors[0]["kind"]) for g in xq.read_games(f)]
+        for f in sorted(bad.glob("*.*"))
+        if f.suffix in (".pgn", ".xqf")
+    }
+    assert found == {
+        "pgn-ambiguous-move.pgn": [(False, "ambiguous")],
+        "pgn-illegal-move.pgn": [(False, "illegal")],
+        "pgn-stray-parenthesis.pgn": [(False, "syntax")],
+        "pgn-unclosed-comment.pgn": [(False, "syntax")],
+        "pgn-unclosed-variation.pgn": [(False, "syntax")],
+        "pgn-unknown-encoding.pgn": [(False, "unreadable")],
+        "xqf-offset-outside.xqf": [(False, "bad_offset")],
+        "xqf-truncated.xqf": [(False, "truncated")],
+        "xqf-unknown-version.xqf": [(False, "unsupported")],
+        "xqf-wrong-keys.xqf": [(False, "bad_keys")],
+    }
+    assert len(list(xq.read_games(bad / "fuzz"))) > 0
