@@ -31,6 +31,7 @@ mod position;
 mod role;
 mod setup;
 mod square;
+pub mod vocab;
 mod zobrist;
 
 pub use crate::{

@@ -5,13 +5,12 @@ use pyo3::{
     prelude::*,
     types::{PyBytes, PyIterator, PyList, PyTuple},
 };
-use xq_core::{Color, EndReason, Move, Position, START_FEN, Square, Undo, diagram::text_diagram};
+use xq_core::{
+    Color, EndReason, Move, Position, START_FEN, Square, Undo, diagram::text_diagram, vocab,
+};
 use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script, TandemStyle, write};
 
-use crate::{
-    errors::{self, Details, IllegalMoveError},
-    vocab,
-};
+use crate::errors::{self, Details, IllegalMoveError};
 
 /// A move: a piece goes from one point to another. Points are named `a0`…`i9` (files a–i from
 /// Red's left, ranks 0–9 from Red's side), as in ICCS and UCCI.

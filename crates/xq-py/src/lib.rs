@@ -11,9 +11,9 @@ mod columns;
 mod convert;
 mod errors;
 mod records;
-mod vocab;
 
 use pyo3::prelude::*;
+use xq_core::vocab;
 
 /// The 2,086 moves of the policy vocabulary, by label, as coordinates (`a0a1`, …); see
 /// `docs/python.md` for the rule that generates them.

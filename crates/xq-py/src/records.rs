@@ -9,7 +9,7 @@ use pyo3::{
     types::{PyBytes, PyDict},
 };
 use rayon::prelude::*;
-use xq_core::{Color, Move, Position, START_FEN};
+use xq_core::{Color, Move, Position, START_FEN, vocab};
 use xq_notation::{ChineseStyle, Mode, Notation, Reader, ReaderPool, write};
 use xq_record::{
     Encoding, Failure, Format, Game, GameReport, ReadError, ReadErrorKind, ReadOptions, ReportRow,
@@ -20,7 +20,6 @@ use crate::{
     board::{PyBoard, PyMove, parse_notation_style},
     columns::{Ints, Strings},
     convert::ser_to_py,
-    vocab,
 };
 
 /// The file name of reports on records read from memory.
