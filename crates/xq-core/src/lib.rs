@@ -33,6 +33,7 @@ mod role;
 mod setup;
 mod square;
 pub mod text;
+pub mod vocab;
 mod zobrist;
 
 pub use crate::{

@@ -40,5 +40,5 @@ pub use crate::{
     format::{Format, ReadOptions, Records, read},
     game::{Game, Node, Outcome},
     stream::GameStream,
-    validate::{Failure, GameReport, validate_game},
+    validate::{Failure, GameReport, ReportRow, validate_game},
 };

@@ -10,6 +10,7 @@ use serde::Serialize;
 use xq_notation::Reader;
 
 use crate::{
+    Encoding, Format,
     error::ReadError,
     game::Game,
     replay::{MoveError, replay},
@@ -96,6 +97,83 @@ pub struct GameReport {
     /// What is odd but does not stop the game replaying.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+/// One game (or a file that gives none) in the machine-readable validation reports (`xq validate
+/// --report jsonl|json`, `xq.validate` in Python): the contract tools rely on.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportRow<'a> {
+    /// The file, as named or found.
+    pub file: &'a str,
+    /// The game's index in the file; `None` for a file that gives no game.
+    pub game: Option<usize>,
+    /// Whether the game reads and replays.
+    pub ok: bool,
+    /// The file's format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
+    /// The file's text encoding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<Encoding>,
+    /// The line where the game starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The main line's length in plies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plies: Option<usize>,
+    /// Lines in the game's tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<usize>,
+    /// The first failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a Failure>,
+    /// The first bad move of each other line.
+    #[serde(skip_serializing_if = "<[Failure]>::is_empty")]
+    pub more_errors: &'a [Failure],
+    /// Warnings.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub warnings: &'a [String],
+}
+
+impl<'a> ReportRow<'a> {
+    /// The row of a file that gives no game.
+    pub fn file_failure(file: &'a str, failure: &'a Failure) -> ReportRow<'a> {
+        ReportRow {
+            file,
+            game: None,
+            ok: false,
+            format: None,
+            encoding: None,
+            line: None,
+            plies: None,
+            lines: None,
+            error: Some(failure),
+            more_errors: &[],
+            warnings: &[],
+        }
+    }
+
+    /// The row of a game.
+    pub fn game(
+        file: &'a str,
+        format: Format,
+        encoding: Option<Encoding>,
+        report: &'a GameReport,
+    ) -> ReportRow<'a> {
+        ReportRow {
+            file,
+            game: Some(report.game),
+            ok: report.ok,
+            format: Some(format),
+            encoding,
+            line: report.line,
+            plies: Some(report.plies),
+            lines: Some(report.lines),
+            error: report.error.as_ref(),
+            more_errors: &report.more_errors,
+            warnings: &report.warnings,
+        }
+    }
 }
 
 /// Validates game `index` of a file, as read (or not); the game gets its moves' coordinates.

@@ -16,7 +16,7 @@ use serde::Serialize;
 use xq_notation::{Mode, ReaderPool};
 use xq_record::{
     Encoding, Failure, Format, GameReport, GameStream, ReadError, ReadErrorKind, ReadOptions,
-    validate_game,
+    ReportRow, validate_game,
 };
 
 use super::inputs::{self, Input};
@@ -269,30 +269,6 @@ struct Summary {
     io_errors: usize,
 }
 
-/// One game (or a file that gives none) in the machine-readable reports.
-#[derive(Serialize)]
-struct Row<'a> {
-    file: &'a str,
-    game: Option<usize>,
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    format: Option<Format>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    encoding: Option<Encoding>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    plies: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lines: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a Failure>,
-    #[serde(skip_serializing_if = "<[Failure]>::is_empty")]
-    more_errors: &'a [Failure],
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    warnings: &'a [String],
-}
-
 struct Reporter<'o> {
     format: ReportFormat,
     out: &'o mut dyn Write,
@@ -331,7 +307,7 @@ impl<'o> Reporter<'o> {
         Ok(())
     }
 
-    fn row(&mut self, row: &Row<'_>) -> Result<(), CliError> {
+    fn row(&mut self, row: &ReportRow<'_>) -> Result<(), CliError> {
         match self.format {
             ReportFormat::Jsonl => {
                 serde_json::to_writer(&mut *self.out, row).map_err(std::io::Error::from)?;
@@ -414,20 +390,7 @@ impl<'o> Reporter<'o> {
 
     /// The machine-readable row of a file that gives no game.
     fn file_row(&mut self, file: &str, failure: &Failure) -> Result<(), CliError> {
-        let row = Row {
-            file,
-            game: None,
-            ok: false,
-            format: None,
-            encoding: None,
-            line: None,
-            plies: None,
-            lines: None,
-            error: Some(failure),
-            more_errors: &[],
-            warnings: &[],
-        };
-        self.row(&row)
+        self.row(&ReportRow::file_failure(file, failure))
     }
 
     fn file(&mut self, input: &Input, result: FileResult) -> Result<(), CliError> {
@@ -488,20 +451,7 @@ impl<'o> Reporter<'o> {
         if self.format == ReportFormat::Text {
             return self.text_game(file, game);
         }
-        let row = Row {
-            file,
-            game: Some(game.game),
-            ok: game.ok,
-            format: Some(format),
-            encoding,
-            line: game.line,
-            plies: Some(game.plies),
-            lines: Some(game.lines),
-            error: game.error.as_ref(),
-            more_errors: &game.more_errors,
-            warnings: &game.warnings,
-        };
-        self.row(&row)
+        self.row(&ReportRow::game(file, format, encoding, game))
     }
 
     fn text_game(&mut self, file: &str, game: &GameReport) -> Result<(), CliError> {

@@ -1,0 +1,44 @@
+"""The long calls release the GIL: another Python thread keeps running while they work."""
+
+import threading
+import time
+
+import xq
+from xq import _xq  # type: ignore[attr-defined]
+
+
+def longest_pause_while(call):
+    """Runs `call` in a thread; returns how long the main thread's loop was stopped at most, and
+    how long the call took."""
+    done = threading.Event()
+    took = []
+
+    def work():
+        t = time.perf_counter()
+        call()
+        took.append(time.perf_counter() - t)
+        done.set()
+
+    th = threading.Thread(target=work)
+    last = time.perf_counter()
+    longest = 0.0
+    th.start()
+    while not done.is_set():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    th.join()
+    return longest, took[0]
+
+
+def test_validation_and_reading_release_the_gil(ccpd):
+    files = [(f, False) for f in xq.record_files(ccpd)] * 2
+    for call in (
+        lambda: _xq._validate_files(files, None, None, 1, False),
+        lambda: _xq._read_files(files[:3106], None, None, 1, False),
+    ):
+        longest, took = longest_pause_while(call)
+        # Holding the GIL would stop the loop for the whole call (far over a second); released,
+        # the loop only waits for the interpreter's switch interval and the scheduler.
+        assert took > 0.3, took
+        assert longest < took / 3, (longest, took)
