@@ -81,6 +81,9 @@ pub(crate) struct PyJudgement {
     #[pyo3(get)]
     moves: Vec<PyJudgedMove>,
     report: Value,
+    /// The ruling report of `xq-report` (the same model `xq judge` renders).
+    model: xq_report::Report,
+    lang: Lang,
 }
 
 /// The report as the CLI's `xq judge --format json` gives it for a FEN and moves (verdict,
@@ -205,6 +208,15 @@ impl PyJudgement {
         text.map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
+    /// The report as one self-contained HTML page (boards drawn inline, no font or network
+    /// needed), as `xq judge --format html` writes it; `lang` is `"en"` or `"zh"` (by default
+    /// the language `judge` was called with).
+    #[pyo3(signature = (lang = None))]
+    fn to_html(&self, py: Python<'_>, lang: Option<&str>) -> PyResult<String> {
+        let lang = lang.map_or(Ok(self.lang), lang_of)?;
+        Ok(py.detach(|| self.model.to_html(lang)))
+    }
+
     fn __repr__(&self) -> String {
         if self.clause.is_empty() {
             format!("<Judgement {} ({})>", self.verdict, self.rules)
@@ -265,11 +277,12 @@ pub(crate) fn judge(
         opening_rounds: opening_rounds.unwrap_or(if profile.name() == "axf" { 0 } else { 25 }),
         ..JudgeOptions::default()
     };
-    let (j, moves, report) = py.detach(|| {
+    let (j, moves, report, model) = py.detach(|| {
         let j = xq_arbiter::judge(&start, &line, options);
         let moves: Vec<PyJudgedMove> = j.moves.iter().map(judged_move).collect();
         let report = report_value(&j, &moves, lang);
-        (j, moves, report)
+        let model = xq_report::Report::new(&j, &xq_report::Line::new(start.clone(), line.clone()));
+        (j, moves, report, model)
     });
     Ok(PyJudgement {
         verdict: j.verdict.name(),
@@ -279,6 +292,8 @@ pub(crate) fn judge(
         explanation_zh: j.why_zh,
         moves,
         report,
+        model,
+        lang,
     })
 }
 

@@ -1,6 +1,7 @@
 """xq.judge over the CXA 2020 rulebook cases, and xq.limit's 60-round audit."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,6 +65,26 @@ def test_report_json_and_languages(cxa_cases):
     assert json.loads(r.to_json(indent=2)) == d
     en = xq.judge(case["fen"], case["moves"], lang="en").to_dict()
     assert en["explanation"] == r.explanation
+
+
+def test_report_html_is_the_commands(cxa_cases):
+    # The same page `xq judge --format html` writes: one self-contained document, boards inline.
+    import subprocess
+
+    case = cxa_cases[0]
+    r = xq.judge(case["fen"], case["moves"])
+    page = r.to_html()
+    assert page.startswith("<!DOCTYPE html>") or page.lstrip().lower().startswith("<!doctype html>")
+    assert "<svg" in page and "<script" not in page
+    assert r.to_html("zh") != page
+    binary = Path(__file__).resolve().parents[3] / "target" / "debug" / "xq"
+    if binary.exists():
+        cli = subprocess.run(
+            [str(binary), "judge", "--fen", case["fen"], "--moves", " ".join(case["moves"]),
+             "--format", "html", "--lang", "en"],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        assert cli == page
 
 
 def test_axf_rules_and_bad_arguments(shared):

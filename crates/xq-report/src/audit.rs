@@ -45,38 +45,69 @@ impl LimitAudit {
 
     /// The audits in JSON: `{"audits": [...]}`, each audit with its conclusion in words
     /// (`explanation`) and every row with the move in Chinese (`chinese`); pretty-printed, no
-    /// final newline.
+    /// final newline. See [`LimitAudit::write_json`] to stream it.
     pub fn to_json(&self, lang: Lang) -> serde_json::Result<String> {
+        let mut bytes = Vec::new();
+        self.write_json(lang, &mut bytes)?;
+        String::from_utf8(bytes).map_err(|e| serde_json::Error::io(std::io::Error::other(e)))
+    }
+
+    /// Writes [`LimitAudit::to_json`] to `out` as it goes: each row is serialized when its turn
+    /// comes, so memory does not grow with the number of rows beyond the audit itself.
+    pub fn write_json(&self, lang: Lang, out: impl std::io::Write) -> serde_json::Result<()> {
         #[derive(Serialize)]
         struct RowJson<'a> {
             #[serde(flatten)]
             row: &'a AuditRow,
             chinese: &'a str,
         }
+        /// The rows of one audit, serialized lazily.
+        struct Rows<'a> {
+            audit: &'a LimitAudit,
+            rows: &'a [AuditRow],
+        }
+        impl Serialize for Rows<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.rows.iter().map(|row| RowJson {
+                    row,
+                    chinese: self.audit.chinese(row),
+                }))
+            }
+        }
         #[derive(Serialize)]
         struct AuditJson<'a> {
             #[serde(flatten)]
             audit: &'a Audit,
             explanation: String,
-            rows: Vec<RowJson<'a>>,
+            rows: Rows<'a>,
         }
-        let views: Vec<AuditJson<'_>> = self
-            .audits
-            .iter()
-            .map(|a| AuditJson {
-                audit: a,
-                explanation: conclusion(a, lang),
-                rows: a
-                    .rows
-                    .iter()
-                    .map(|row| RowJson {
-                        row,
-                        chinese: self.chinese(row),
-                    })
-                    .collect(),
-            })
-            .collect();
-        serde_json::to_string_pretty(&serde_json::json!({ "audits": views }))
+        /// The audits, serialized lazily.
+        struct Audits<'a> {
+            report: &'a LimitAudit,
+            lang: Lang,
+        }
+        impl Serialize for Audits<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.report.audits.iter().map(|a| AuditJson {
+                    audit: a,
+                    explanation: conclusion(a, self.lang),
+                    rows: Rows {
+                        audit: self.report,
+                        rows: &a.rows,
+                    },
+                }))
+            }
+        }
+        #[derive(Serialize)]
+        struct Document<'a> {
+            audits: Audits<'a>,
+        }
+        serde_json::to_writer_pretty(
+            out,
+            &Document {
+                audits: Audits { report: self, lang },
+            },
+        )
     }
 
     /// Every row of every audit as CSV, with a header line.

@@ -41,7 +41,16 @@ pub(crate) fn run(args: &LimitArgs, out: &mut dyn Write) -> Result<ExitStatus, C
         Lang::En => xq_arbiter::Lang::English,
     };
     let text = match args.format {
-        AuditFormat::Json => audit.to_json(lang).map_err(std::io::Error::from)? + "\n",
+        AuditFormat::Json => {
+            // Streamed: a long move list is not held twice in memory.
+            let mut buffered = std::io::BufWriter::new(out);
+            audit
+                .write_json(lang, &mut buffered)
+                .map_err(std::io::Error::from)?;
+            buffered.write_all(b"\n")?;
+            buffered.flush()?;
+            return Ok(ExitStatus::Success);
+        }
         AuditFormat::Csv => audit
             .to_csv()
             .map_err(|e| CliError::from(std::io::Error::other(e)))?,
