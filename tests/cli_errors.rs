@@ -62,3 +62,22 @@ fn control_characters_under_a_caret_are_shown_not_sent() {
     assert_eq!(snippet[0], "    炮\u{241b}[2J二平五");
     assert!(snippet[1].starts_with("      ^ "), "{out:?}");
 }
+
+#[test]
+fn validate_and_convert_show_the_line_with_a_caret() {
+    // The same renderer as `show`: the line of the file, a caret under the place.
+    let validate = xq(&["validate", "fixtures/bad/pgn-stray-parenthesis.pgn", "-q"]);
+    assert_eq!(validate.code, 1, "{}", validate.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let convert = xq(&[
+        "convert",
+        "fixtures/records/ours/broken.pgn",
+        "--to",
+        "json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let convert = convert.stdout.replace(out.to_str().unwrap(), "OUT");
+    insta::assert_snapshot!(format!("{}\n{convert}", validate.stdout));
+}

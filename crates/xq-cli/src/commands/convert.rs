@@ -209,8 +209,12 @@ const BATCH: usize = 256;
 struct Games<'s> {
     stream: GameStream<'s>,
     index: usize,
-    notes: Vec<String>,
+    /// What to say of the input, each with the line of the file it points at (with a caret).
+    notes: Vec<(String, Option<String>)>,
     status: ExitStatus,
+    /// The input and how it is read, to show where a game that cannot be read goes wrong.
+    path: &'s Path,
+    options: xq_record::ReadOptions,
 }
 
 impl Games<'_> {
@@ -223,9 +227,9 @@ impl Games<'_> {
             match item {
                 Ok(mut game) => {
                     if let Some(where_) = xq_record::validate::undecodable(&game) {
-                        self.notes.push(format!(
+                        self.notes.push((format!(
                             "game {i}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)"
-                        ));
+                        ), None));
                     }
                     write::resolve_all(&mut game);
                     return Some((i, game));
@@ -239,9 +243,13 @@ impl Games<'_> {
                     } else {
                         format!(" ({})", place.join(", "))
                     };
-                    self.notes.push(format!(
-                        "game {i} cannot be read and is not written{place}: {}",
-                        e.message
+                    let shown = super::located::record_snippet(self.path, &e, self.options);
+                    self.notes.push((
+                        format!(
+                            "game {i} cannot be read and is not written{place}: {}",
+                            e.message
+                        ),
+                        shown,
                     ));
                     self.status = ExitStatus::Invalid;
                 }
@@ -323,12 +331,12 @@ fn convert_one(
         index: 0,
         notes: Vec::new(),
         status: ExitStatus::Success,
+        path: &input.path,
+        options: args.input.options(),
     };
     let Some(first) = games.next_game() else {
         writeln!(out, "{name}: no game to write")?;
-        for note in &games.notes {
-            writeln!(out, "  {}", visible(note))?;
-        }
+        say_notes(&games.notes, out)?;
         return Ok(worse(games.status, ExitStatus::Invalid));
     };
     let mut status = ExitStatus::Success;
@@ -450,14 +458,26 @@ fn convert_one(
     }
     status = worse(status, games.status);
     if not_games > 0 {
-        games.notes.push(format!(
-            "{not_games} library entries that are not games (section titles) are not written"
+        games.notes.push((
+            format!(
+                "{not_games} library entries that are not games (section titles) are not written"
+            ),
+            None,
         ));
     }
-    for note in &games.notes {
-        writeln!(out, "  {}", visible(note))?;
-    }
+    say_notes(&games.notes, out)?;
     Ok(status)
+}
+
+/// The notes on an input, each with the line it points at (already shown safely).
+fn say_notes(notes: &[(String, Option<String>)], out: &mut dyn Write) -> io::Result<()> {
+    for (note, shown) in notes {
+        writeln!(out, "  {}", visible(note))?;
+        if let Some(shown) = shown {
+            writeln!(out, "{shown}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Opens `path` for an output of input `name`, unless it must not be written (an input of the

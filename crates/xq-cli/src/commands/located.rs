@@ -13,7 +13,17 @@ const MAX_SHOWN: u64 = 64 << 20;
 /// (a binary format, an error about the whole file), when the file cannot be read again, or
 /// when the place found is not on the line the error gives.
 pub(crate) fn record_snippet(path: &Path, err: &ReadError, options: ReadOptions) -> Option<String> {
-    let (offset, line) = (err.offset?, err.line?);
+    snippet_at(path, err.offset?, err.line?, options)
+}
+
+/// The line `line` of the text file `path` with a caret under byte `offset` of the file,
+/// indented for a message (see [`record_snippet`]).
+pub(crate) fn snippet_at(
+    path: &Path,
+    offset: usize,
+    line: u32,
+    options: ReadOptions,
+) -> Option<String> {
     if std::fs::metadata(path).ok()?.len() > MAX_SHOWN {
         return None;
     }

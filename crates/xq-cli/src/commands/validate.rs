@@ -55,7 +55,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
         missing,
         skipped,
     } = inputs::collect(&args.paths, args.follow);
-    let mut report = Reporter::new(args.report, out);
+    let mut report = Reporter::new(args.report, out, options);
     report.header()?;
     for s in &skipped {
         report.skipped_entry(&s.display, &s.why)?;
@@ -230,6 +230,7 @@ fn check_large(
                 })
                 .collect()
         });
+        report.current = Some((input.path.clone(), options));
         for game in &games {
             report.game(&input.display, format, encoding, game)?;
         }
@@ -275,16 +276,35 @@ struct Reporter<'o> {
     /// Rows of the JSON report written so far.
     rows: usize,
     summary: Summary,
+    /// The file being reported and how it is read: a text report shows the line of an error
+    /// with a caret under its place.
+    current: Option<(std::path::PathBuf, ReadOptions)>,
+    options: ReadOptions,
 }
 
 impl<'o> Reporter<'o> {
-    fn new(format: ReportFormat, out: &'o mut dyn Write) -> Reporter<'o> {
+    fn new(format: ReportFormat, out: &'o mut dyn Write, options: ReadOptions) -> Reporter<'o> {
         Reporter {
+            options,
             format,
             out,
             rows: 0,
             summary: Summary::default(),
+            current: None,
         }
+    }
+
+    /// The line of the current file that `failure` points at, with a caret, in a text report.
+    fn show_place(&mut self, failure: &Failure) -> Result<(), CliError> {
+        let (Some((path, options)), Some(offset), Some(line)) =
+            (&self.current, failure.offset, failure.line)
+        else {
+            return Ok(());
+        };
+        if let Some(snippet) = super::located::snippet_at(path, offset, line, *options) {
+            writeln!(self.out, "{snippet}")?;
+        }
+        Ok(())
     }
 
     /// A line of the text report: control characters from the files shown, not acted on.
@@ -383,7 +403,7 @@ impl<'o> Reporter<'o> {
                 "{file}{place}: cannot be read: {} [{}]",
                 failure.message, failure.kind
             ))?;
-            return Ok(());
+            return self.show_place(failure);
         }
         self.file_row(file, failure)
     }
@@ -394,6 +414,7 @@ impl<'o> Reporter<'o> {
     }
 
     fn file(&mut self, input: &Input, result: FileResult) -> Result<(), CliError> {
+        self.current = Some((input.path.clone(), self.options));
         match result {
             FileResult::Failed(failure) => self.file_failure(&input.display, &failure),
             FileResult::Skipped(why) => {
@@ -464,6 +485,7 @@ impl<'o> Reporter<'o> {
                         "{file}{place}: cannot be read: {} [{}]",
                         failure.message, failure.kind
                     ))?;
+                    self.show_place(failure)?;
                 }
                 Some(0) => {
                     self.say(&format!(
