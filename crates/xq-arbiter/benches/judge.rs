@@ -5,42 +5,13 @@
 
 use divan::{Bencher, counter::ItemsCount};
 use xq_arbiter::{JudgeOptions, Profile, judge};
-use xq_core::{Move, Position};
+
+mod support;
+
+use support::{cases, load};
 
 fn main() {
     divan::main();
-}
-
-fn cases() -> Vec<(String, Position, Vec<Move>, String)> {
-    load("cxa2020-dev.json")
-}
-
-fn load(name: &str) -> Vec<(String, Position, Vec<Move>, String)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/cases")
-        .join(name);
-    let text = std::fs::read_to_string(path).expect("the case file");
-    let cases: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    cases
-        .as_array()
-        .expect("a list")
-        .iter()
-        .map(|c| {
-            let fen = c["fen"].as_str().expect("fen");
-            let moves = c["moves"]
-                .as_array()
-                .expect("moves")
-                .iter()
-                .map(|m| m.as_str().expect("move").parse().expect("ICCS"))
-                .collect();
-            (
-                c["id"].as_str().expect("id").to_owned(),
-                Position::from_fen_lenient(fen).expect("FEN"),
-                moves,
-                c["verdict"].as_str().expect("verdict").to_owned(),
-            )
-        })
-        .collect()
 }
 
 #[divan::bench(sample_count = 10)]

@@ -148,21 +148,13 @@ pub enum Reason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Classified {
     /// The move.
-    #[serde(serialize_with = "ser_move")]
+    #[serde(serialize_with = "crate::ser::iccs")]
     pub m: Move,
     /// Who played it.
-    #[serde(serialize_with = "ser_color")]
+    #[serde(serialize_with = "crate::ser::color")]
     pub side: Color,
     /// Its nature.
     pub nature: Nature,
     /// Why.
     pub reason: Reason,
-}
-
-fn ser_move<S: serde::Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(m)
-}
-
-fn ser_color<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.name())
 }

@@ -11,12 +11,13 @@
 //! - One module per rule profile, each implementing [`profile::RuleSet`]: [`cxa2020`] and
 //!   [`axf`]. A new profile is one more module and one [`Profile`] constant.
 //! - Driving them: [`classify`] (each move's nature, asking the profile), [`judge`] (cycle,
-//!   natures, patterns, ruling), [`limit`] (the 60-round count), [`opening`] and [`procedure`]
+//!   natures, patterns, ruling), [`limit`] (the 60-round count), [`banned`] (the moves a repetition forbids), [`opening`] and [`procedure`]
 //!   (tournament procedure), [`explain`] (sentences for people).
 
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
 pub mod axf;
+pub mod banned;
 pub mod classify;
 pub mod cxa2020;
 pub mod cycle;
@@ -34,9 +35,11 @@ pub mod profile;
 pub mod quiet;
 pub mod ruling;
 pub mod search;
+mod ser;
 pub mod threats;
 
 pub use crate::{
+    banned::{BanOptions, BannedMoves, Repeat, banned_moves},
     classify::{Effort, classify, classify_line},
     explain::{Lang, explain},
     facts::{Chase, Classified, IdleReason, Protection, Reason},

@@ -80,10 +80,10 @@ pub struct AuditRow {
     /// The round (回合) the move belongs to: the move number of the position it is played in.
     pub round: u32,
     /// Who moved.
-    #[serde(serialize_with = "ser_color")]
+    #[serde(serialize_with = "crate::ser::color")]
     pub side: Color,
     /// The move.
-    #[serde(rename = "move", serialize_with = "ser_move")]
+    #[serde(rename = "move", serialize_with = "crate::ser::iccs")]
     pub m: Move,
     /// The move captures: the count starts again after it.
     pub capture: bool,
@@ -96,14 +96,6 @@ pub struct AuditRow {
     pub counted: bool,
     /// Plies counted since the last capture, this one included.
     pub count: usize,
-}
-
-fn ser_color<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.name())
-}
-
-fn ser_move<S: serde::Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(m)
 }
 
 /// What the audit concludes.
@@ -128,7 +120,7 @@ pub enum AuditVerdict {
     /// count.
     EndedOnBoard {
         /// The winner.
-        #[serde(serialize_with = "ser_color")]
+        #[serde(serialize_with = "crate::ser::color")]
         winner: Color,
         /// Whether it was a stalemate (困毙) rather than a checkmate.
         stalemate: bool,
@@ -139,7 +131,7 @@ pub enum AuditVerdict {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Audit {
     /// The side claiming the draw.
-    #[serde(serialize_with = "ser_color")]
+    #[serde(serialize_with = "crate::ser::color")]
     pub claimant: Color,
     /// The limit in rounds.
     pub rounds: u32,

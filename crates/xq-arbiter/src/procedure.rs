@@ -118,21 +118,13 @@ pub struct SelfKill {
     /// Its ply (1-based).
     pub ply: usize,
     /// The move.
-    #[serde(rename = "move", serialize_with = "ser_move")]
+    #[serde(rename = "move", serialize_with = "crate::ser::iccs")]
     pub m: Move,
     /// Who played it.
-    #[serde(serialize_with = "ser_color")]
+    #[serde(serialize_with = "crate::ser::color")]
     pub side: Color,
     /// The kings face each other (rather than the king left in check).
     pub kings_facing: bool,
-}
-
-fn ser_move<S: serde::Serializer>(m: &Move, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(m)
-}
-
-fn ser_color<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.name())
 }
 
 /// How the game ended on the board, and whether the record's result agrees.

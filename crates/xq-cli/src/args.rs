@@ -38,6 +38,10 @@ pub(crate) enum Command {
     /// The 60-round audit (自然限着): ply by ply, the captures that restart the count, the
     /// claimant's checks counted up to the cap, and from which move a draw may be claimed.
     Limit(LimitArgs),
+    /// The forbidden moves of the side to move (UCCI `banmoves`): each legal move that would
+    /// continue a repetition the rules make that side change, with the ruling; drawn
+    /// repetitions listed apart.
+    Banned(BannedArgs),
 }
 
 /// How to print a result.
@@ -175,14 +179,6 @@ pub(crate) struct JudgeArgs {
     /// The rule set.
     #[arg(long, value_enum, default_value_t = Rules::Cxa2020)]
     pub(crate) rules: Rules,
-    /// The starting position (default: the standard one).
-    #[arg(long)]
-    pub(crate) fen: Option<String>,
-    /// The moves, in any notation (mixed is fine), separated by spaces.
-    #[arg(long)]
-    pub(crate) moves: Option<String>,
-    /// A game file (its main line is judged) or a move list (an optional FEN line, then moves).
-    pub(crate) file: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = JudgeFormat::Text)]
     pub(crate) format: JudgeFormat,
@@ -201,15 +197,49 @@ pub(crate) struct JudgeArgs {
     /// Cap both sides' checks, not only the claimant's.
     #[arg(long)]
     pub(crate) cap_both: bool,
-    /// Which game of the file to judge (1 = the first).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    pub(crate) game: u32,
     /// The first-rounds rule: a drawn repetition within rounds 1 to N, after three cycles, makes
     /// Red change (0: off). Default: 25 under cxa2020, off under axf.
     #[arg(long)]
     pub(crate) opening_rounds: Option<u32>,
     #[command(flatten)]
-    pub(crate) input: InputArgs,
+    pub(crate) line: LineArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct BannedArgs {
+    /// The rule set.
+    #[arg(long, value_enum, default_value_t = Rules::Cxa2020)]
+    pub(crate) rules: Rules,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = BannedFormat::Text)]
+    pub(crate) format: BannedFormat,
+    /// Write the answer to this file (atomically) instead of standard output.
+    #[arg(long, short = 'o')]
+    pub(crate) output: Option<std::path::PathBuf>,
+    /// Language of the explanations.
+    #[arg(long, value_enum, default_value_t = Lang::Zh)]
+    pub(crate) lang: Lang,
+    /// From which occurrence of a position a move is judged: 2 judges its first return; 3 lets
+    /// a position come back once before anything is banned.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=100))]
+    pub(crate) occurrences: u32,
+    /// The first-rounds rule: a drawn repetition within rounds 1 to N, after three cycles, makes
+    /// Red change (0: off). Default: 25 under cxa2020, off under axf.
+    #[arg(long)]
+    pub(crate) opening_rounds: Option<u32>,
+    #[command(flatten)]
+    pub(crate) line: LineArgs,
+}
+
+/// How `xq banned` prints.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum BannedFormat {
+    /// For people: each listed move with both sides' patterns, the clause and why.
+    Text,
+    /// One JSON value, for tools and servers.
+    Json,
+    /// One UCCI command line, `banmoves m1 m2 …`, for an engine.
+    Ucci,
 }
 
 /// A side.
@@ -234,17 +264,6 @@ pub(crate) enum AuditFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct LimitArgs {
-    /// A game record (its main line), or a move list; or give --fen/--moves.
-    pub(crate) file: Option<std::path::PathBuf>,
-    /// Which game of the file (1 = the first).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    pub(crate) game: u32,
-    /// The starting position (default: the standard one).
-    #[arg(long)]
-    pub(crate) fen: Option<String>,
-    /// Moves, in any notation, after the record's (or from the FEN).
-    #[arg(long)]
-    pub(crate) moves: Option<String>,
     /// The side claiming the draw (default: both, one audit each).
     #[arg(long, value_enum)]
     pub(crate) claimant: Option<SideArg>,
@@ -264,7 +283,7 @@ pub(crate) struct LimitArgs {
     #[arg(long, value_enum, default_value_t = Lang::Zh)]
     pub(crate) lang: Lang,
     #[command(flatten)]
-    pub(crate) input: InputArgs,
+    pub(crate) line: LineArgs,
 }
 
 /// How `xq judge` prints.
@@ -365,6 +384,26 @@ impl From<RecordFormat> for xq_record::Format {
             RecordFormat::Json => xq_record::Format::Json,
         }
     }
+}
+
+/// The line of moves `xq judge`, `xq limit` and `xq banned` work on: a record's main line, or a
+/// FEN and moves, or both (the moves continue the record).
+#[derive(Debug, Args)]
+pub(crate) struct LineArgs {
+    /// A game file (its main line) or a move list (an optional FEN line, then moves).
+    pub(crate) file: Option<std::path::PathBuf>,
+    /// Which game of the file (1 = the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) game: u32,
+    /// The starting position (default: the standard one).
+    #[arg(long)]
+    pub(crate) fen: Option<String>,
+    /// The moves, in any notation (mixed is fine), separated by spaces; after the record's moves
+    /// when a file is given.
+    #[arg(long)]
+    pub(crate) moves: Option<String>,
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
 }
 
 /// How input records are read.

@@ -1,5 +1,6 @@
 //! Xiangqi arbitration reports: what a ruling report contains, and its renderings as text, JSON
-//! and one self-contained HTML page; and the 60-round audit as text, JSON and CSV.
+//! and one self-contained HTML page; the 60-round audit as text, JSON and CSV; and the forbidden
+//! moves of the side to move ([`BanReport`]) as text, JSON and a UCCI `banmoves` line.
 //!
 //! The model ([`Report`], [`LimitAudit`]) is built from what the arbiter found
 //! ([`xq_arbiter::Judgement`], the procedure facts of [`xq_arbiter::procedure`]) and the line it
@@ -32,6 +33,7 @@
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
 mod audit;
+mod banned;
 mod html;
 mod json;
 mod line;
@@ -42,6 +44,7 @@ pub use xq_arbiter::Lang;
 
 pub use crate::{
     audit::LimitAudit,
+    banned::BanReport,
     line::Line,
     ruling::{CycleFacts, RecordFacts, Report, ReportMove, SidePattern, Words},
 };

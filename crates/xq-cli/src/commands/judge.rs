@@ -17,13 +17,7 @@ use crate::{
 };
 
 pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let line = read_line(&Source {
-        file: args.file.as_ref(),
-        game: args.game,
-        fen: args.fen.as_deref(),
-        moves: args.moves.as_deref(),
-        input: &args.input,
-    })?;
+    let line = read_line(&Source::of(&args.line))?;
     let options = JudgeOptions {
         limit: LimitOptions {
             rounds: args.limit_rounds,
@@ -34,22 +28,10 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
                 CapApplies::Claimant
             },
         },
-        profile: match args.rules {
-            Rules::Cxa2020 => Profile::CXA2020,
-            Rules::Axf => Profile::AXF,
-        },
-        // The first-rounds rule is Chinese tournament procedure: on by default only there.
-        opening_rounds: args.opening_rounds.unwrap_or(match args.rules {
-            Rules::Cxa2020 => 25,
-            Rules::Axf => 0,
-        }),
-        ..JudgeOptions::default()
+        ..rule_options(args.rules, args.opening_rounds)
     };
     let report = Report::judge(&line, options);
-    let lang = match args.lang {
-        LangArg::Zh => Lang::Chinese,
-        LangArg::En => Lang::English,
-    };
+    let lang = lang(args.lang);
     let text = match args.format {
         JudgeFormat::Json => report.to_json(lang).map_err(std::io::Error::from)? + "\n",
         JudgeFormat::Text => report.to_text(lang),
@@ -57,4 +39,28 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
     };
     super::output::emit(args.output.as_deref(), text.as_bytes(), out)?;
     Ok(ExitStatus::Success)
+}
+
+/// The judging options a rule set asks for, with the first-rounds rule as given.
+pub(super) fn rule_options(rules: Rules, opening_rounds: Option<u32>) -> JudgeOptions {
+    JudgeOptions {
+        profile: match rules {
+            Rules::Cxa2020 => Profile::CXA2020,
+            Rules::Axf => Profile::AXF,
+        },
+        // The first-rounds rule is Chinese tournament procedure: on by default only there.
+        opening_rounds: opening_rounds.unwrap_or(match rules {
+            Rules::Cxa2020 => 25,
+            Rules::Axf => 0,
+        }),
+        ..JudgeOptions::default()
+    }
+}
+
+/// The language asked for.
+pub(super) fn lang(arg: LangArg) -> Lang {
+    match arg {
+        LangArg::Zh => Lang::Chinese,
+        LangArg::En => Lang::English,
+    }
 }

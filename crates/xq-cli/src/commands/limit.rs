@@ -14,13 +14,7 @@ use crate::{
 };
 
 pub(crate) fn run(args: &LimitArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let line = read_line(&Source {
-        file: args.file.as_ref(),
-        game: args.game,
-        fen: args.fen.as_deref(),
-        moves: args.moves.as_deref(),
-        input: &args.input,
-    })?;
+    let line = read_line(&Source::of(&args.line))?;
     let options = LimitOptions {
         rounds: args.rounds,
         check_cap: args.check_cap,

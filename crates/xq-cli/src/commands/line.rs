@@ -9,7 +9,10 @@ use xq_core::IllegalMove;
 use xq_notation::{Mode, NotationError, Reader, ResolveError};
 use xq_report::Line;
 
-use crate::{CliError, args::InputArgs};
+use crate::{
+    CliError,
+    args::{InputArgs, LineArgs},
+};
 
 /// Where the line comes from.
 pub(crate) struct Source<'a> {
@@ -18,6 +21,19 @@ pub(crate) struct Source<'a> {
     pub(crate) fen: Option<&'a str>,
     pub(crate) moves: Option<&'a str>,
     pub(crate) input: &'a InputArgs,
+}
+
+impl<'a> Source<'a> {
+    /// The line the command-line arguments name.
+    pub(crate) fn of(args: &'a LineArgs) -> Source<'a> {
+        Source {
+            file: args.file.as_ref(),
+            game: args.game,
+            fen: args.fen.as_deref(),
+            moves: args.moves.as_deref(),
+            input: &args.input,
+        }
+    }
 }
 
 /// Reads the line. A record that cannot be read at all, a FEN that is not a position, or a move

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod banned;
 mod convert;
 mod fen;
 mod inputs;
@@ -35,6 +36,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
         Command::Validate(args) => validate::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),
         Command::Show(args) => show::run(&args, out),
+        Command::Banned(args) => banned::run(&args, out),
     }
 }
 
