@@ -233,7 +233,20 @@ fn start_of(py: Python<'_>, fen: Option<&str>) -> PyResult<Position> {
     parse_fen(py, fen.unwrap_or(START_FEN))
 }
 
-fn lang_of(lang: &str) -> PyResult<Lang> {
+/// The judging options of a rule set (`"cxa2020"` or `"axf"`); the first-rounds rule is on for
+/// 25 rounds under cxa2020 and off under axf unless `opening_rounds` says otherwise.
+pub(crate) fn rule_options(rules: &str, opening_rounds: Option<u32>) -> PyResult<JudgeOptions> {
+    let profile = Profile::by_name(rules).ok_or_else(|| {
+        PyValueError::new_err(format!("unknown rules `{rules}`: use cxa2020 or axf"))
+    })?;
+    Ok(JudgeOptions {
+        profile,
+        opening_rounds: opening_rounds.unwrap_or(if profile.name() == "axf" { 0 } else { 25 }),
+        ..JudgeOptions::default()
+    })
+}
+
+pub(crate) fn lang_of(lang: &str) -> PyResult<Lang> {
     match lang {
         "en" | "english" => Ok(Lang::English),
         "zh" | "chinese" => Ok(Lang::Chinese),
@@ -261,9 +274,6 @@ pub(crate) fn judge(
     limit_rounds: u32,
     check_cap: u32,
 ) -> PyResult<PyJudgement> {
-    let profile = Profile::by_name(rules).ok_or_else(|| {
-        PyValueError::new_err(format!("unknown rules `{rules}`: use cxa2020 or axf"))
-    })?;
     let lang = lang_of(lang)?;
     let start = start_of(py, fen)?;
     let line = resolve_line(py, &start, moves)?;
@@ -273,9 +283,7 @@ pub(crate) fn judge(
             check_cap,
             cap_applies: CapApplies::Claimant,
         },
-        profile,
-        opening_rounds: opening_rounds.unwrap_or(if profile.name() == "axf" { 0 } else { 25 }),
-        ..JudgeOptions::default()
+        ..rule_options(rules, opening_rounds)?
     };
     let (j, moves, report, model) = py.detach(|| {
         let j = xq_arbiter::judge(&start, &line, options);

@@ -188,6 +188,17 @@ pub(crate) struct PyBoard {
     stack: Vec<(Move, Undo, u64)>,
 }
 
+impl PyBoard {
+    /// The position before the first pushed move, and the moves pushed since.
+    pub(crate) fn line(&self) -> (Position, Vec<Move>) {
+        let mut root = self.pos.clone();
+        for &(m, undo, _) in self.stack.iter().rev() {
+            root.unmake_move(m, undo);
+        }
+        (root, self.stack.iter().map(|&(m, _, _)| m).collect())
+    }
+}
+
 pub(crate) fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<Position> {
     match Position::from_fen(fen) {
         Ok(pos) => Ok(pos),

@@ -6,6 +6,7 @@
 //! file walking, `xq.scan` (Arrow record batches) and the dataset writers.
 
 mod arbiter;
+mod banned;
 mod board;
 mod columns;
 mod convert;
@@ -36,6 +37,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::PyGame>()?;
     m.add_class::<arbiter::PyJudgement>()?;
     m.add_class::<arbiter::PyJudgedMove>()?;
+    m.add_class::<banned::PyBannedMoves>()?;
     m.add("NotationError", py.get_type::<errors::NotationError>())?;
     m.add(
         "IllegalMoveError",
@@ -50,6 +52,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vocabulary, m)?)?;
     m.add_function(wrap_pyfunction!(arbiter::judge, m)?)?;
     m.add_function(wrap_pyfunction!(arbiter::limit, m)?)?;
+    m.add_function(wrap_pyfunction!(banned::banned_moves, m)?)?;
     m.add_function(wrap_pyfunction!(records::_read_files, m)?)?;
     m.add_function(wrap_pyfunction!(records::_read_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(records::_stream_file, m)?)?;

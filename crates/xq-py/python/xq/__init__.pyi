@@ -30,6 +30,7 @@ __all__ = [
     "Game",
     "Judgement",
     "JudgedMove",
+    "BannedMoves",
     "NotationError",
     "IllegalMoveError",
     "AmbiguousMoveError",
@@ -39,6 +40,7 @@ __all__ = [
     "validate",
     "judge",
     "limit",
+    "banned_moves",
     "vocabulary",
     "vocabulary_path",
     "scan",
@@ -311,6 +313,41 @@ def limit(
     claimant: Optional[_Side] = None,
 ) -> List[Dict[str, Any]]:
     """The 60-round audit (自然限着), one dict per claimant."""
+
+class BannedMoves:
+    """The forbidden moves of the side to move after a game; `len()`, `in` (a `Move` or a
+    coordinate string) and iteration go over the banned moves."""
+
+    side: _Side
+    rules: Literal["cxa2020", "axf"]
+    @property
+    def banned(self) -> List[Move]:
+        """Moves that would continue a repetition the side must change."""
+    @property
+    def draws(self) -> List[Move]:
+        """Moves that would make a drawn repetition."""
+    @property
+    def opponent_must_change(self) -> List[Move]:
+        """Moves that repeat a position where the opponent must change (allowed)."""
+    def to_dict(self, lang: Optional[Literal["en", "zh"]] = None) -> Dict[str, Any]: ...
+    def to_json(self, lang: Optional[Literal["en", "zh"]] = None) -> str: ...
+    def to_text(self, lang: Optional[Literal["en", "zh"]] = None) -> str: ...
+    def ucci(self) -> str:
+        """`banmoves m1 m2 …` for a UCCI engine (`banmoves` alone when none is banned)."""
+    def __len__(self) -> int: ...
+    def __contains__(self, item: object) -> bool: ...
+    def __iter__(self) -> Iterator[Move]: ...
+
+def banned_moves(
+    board: Union[Board, str, None] = None,
+    moves: Optional[_MovesArg] = None,
+    rules: Literal["cxa2020", "axf"] = "cxa2020",
+    occurrences: int = 2,
+    opening_rounds: Optional[int] = None,
+    lang: Literal["en", "zh"] = "en",
+) -> BannedMoves:
+    """The moves the side to move may not play after the game (a `Board`'s pushed moves, or
+    `moves` from a FEN): each would continue a repetition the rules make that side change."""
 
 def vocabulary() -> List[str]:
     """The 2,086 moves of the policy vocabulary, by label."""
