@@ -44,3 +44,77 @@ pub fn find(positions: &[Position]) -> Option<Cycle> {
         occurrences: earlier.len() + 1,
     })
 }
+
+/// A stretch of a line in which every move brings back a position seen earlier in the line: one
+/// repetition, however many times its cycle is played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Repetition {
+    /// The first move (1-based ply) that brings a position back.
+    pub first_ply: usize,
+    /// The last move of the stretch (1-based ply): every move from `first_ply` to here brings a
+    /// position back, the move after it (if any) does not.
+    pub last_ply: usize,
+}
+
+/// Every repetition of a line (`positions` as [`positions`] gives them), in order.
+pub fn repetitions(positions: &[Position]) -> Vec<Repetition> {
+    let mut seen: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+    let mut out: Vec<Repetition> = Vec::new();
+    for (i, pos) in positions.iter().enumerate() {
+        let earlier = seen.entry(pos.hash()).or_default();
+        let returns = earlier.iter().any(|&k| positions[k].same_position(pos));
+        earlier.push(i);
+        if !returns {
+            continue;
+        }
+        match out.last_mut() {
+            Some(r) if r.last_ply + 1 == i => r.last_ply = i,
+            _ => out.push(Repetition {
+                first_ply: i,
+                last_ply: i,
+            }),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn line(moves: &str) -> Vec<Position> {
+        let moves: Vec<Move> = moves
+            .split_whitespace()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        positions(&Position::default(), &moves)
+    }
+
+    #[test]
+    fn each_stretch_of_returns_is_one_repetition() {
+        // Horses out and back twice (plies 4 to 8 each bring a position back), a cannon move
+        // that does not, then the cannon back and forth (plies 11 and 12 return).
+        let p = line("h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9 h2e2 b9c7 e2h2 c7b9 h2e2");
+        assert_eq!(
+            repetitions(&p),
+            [
+                Repetition {
+                    first_ply: 4,
+                    last_ply: 8
+                },
+                Repetition {
+                    first_ply: 12,
+                    last_ply: 13
+                }
+            ]
+        );
+        assert_eq!(find(&p).unwrap().start_ply, 9);
+    }
+
+    #[test]
+    fn a_line_without_return_has_none() {
+        assert!(repetitions(&line("h2e2 h9g7 h0g2")).is_empty());
+    }
+}

@@ -201,6 +201,10 @@ pub(crate) struct JudgeArgs {
     /// Red change (0: off). Default: 25 under cxa2020, off under axf.
     #[arg(long)]
     pub(crate) opening_rounds: Option<u32>,
+    /// Find every repetition in the line and rule each where it ends (text: one report after
+    /// another; JSON: an array; HTML: one page).
+    #[arg(long, conflicts_with = "ply")]
+    pub(crate) scan: bool,
     #[command(flatten)]
     pub(crate) line: LineArgs,
 }
@@ -402,6 +406,10 @@ pub(crate) struct LineArgs {
     /// when a file is given.
     #[arg(long)]
     pub(crate) moves: Option<String>,
+    /// Stop the line after this ply (1 = the first move): the position a claim is made in, in
+    /// the middle of a game.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) ply: Option<u32>,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }

@@ -13,6 +13,7 @@ use crate::{
     Report,
     json::pick,
     ruling::{ReportMove, allowed_words, side_words},
+    scan::{Scan, no_repetition},
 };
 
 fn escape(s: &str) -> String {
@@ -62,15 +63,54 @@ fn arrows(m: &ReportMove) -> Vec<Arrow> {
 }
 
 pub(crate) fn write_html(r: &Report, lang: Lang) -> String {
-    let zh = lang == Lang::Chinese;
     let title = pick(lang, "xq 裁判报告", "xq ruling report");
+    let mut out = page_start(title, lang);
+    write_report(r, lang, &mut out);
+    out.push_str(PAGE_END);
+    out
+}
+
+/// One page with a report for each repetition of a line (`xq judge --scan`).
+pub(crate) fn write_scan(scan: &Scan, lang: Lang) -> String {
+    let title = pick(
+        lang,
+        "xq 裁判报告：全部循环",
+        "xq ruling report: every repetition",
+    );
+    let mut out = page_start(title, lang);
+    if scan.entries.is_empty() {
+        let _ = write!(out, "<p>{}</p>", escape(no_repetition(lang)));
+    }
+    for e in &scan.entries {
+        let _ = write!(
+            out,
+            "<section class=\"repetition\"><h2>{}</h2>",
+            escape(&e.heading(lang))
+        );
+        write_report(&e.report, lang, &mut out);
+        out.push_str("</section>");
+    }
+    out.push_str(PAGE_END);
+    out
+}
+
+const PAGE_END: &str = "</main></body></html>\n";
+
+/// The page up to the title.
+fn page_start(title: &str, lang: Lang) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head><body><main>",
+        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head><body><main><h1>{title}</h1>",
         pick(lang, "zh", "en"),
     );
-    let _ = write!(out, "<h1>{title}</h1><dl>");
+    out
+}
+
+/// One report: its facts, boards, patterns, ruling and notes.
+fn write_report(r: &Report, lang: Lang, out: &mut String) {
+    let zh = lang == Lang::Chinese;
+    out.push_str("<dl>");
     let mut facts = vec![(pick(lang, "规则", "Rules"), r.rules.to_owned())];
     if let Some(c) = &r.cycle {
         facts.push((
@@ -165,6 +205,4 @@ pub(crate) fn write_html(r: &Report, lang: Lang) -> String {
     for note in notes {
         let _ = write!(out, "<p>{}</p>", escape(note));
     }
-    out.push_str("</main></body></html>\n");
-    out
 }

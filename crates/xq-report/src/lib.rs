@@ -38,6 +38,7 @@ mod html;
 mod json;
 mod line;
 mod ruling;
+mod scan;
 mod text;
 
 pub use xq_arbiter::Lang;
@@ -47,6 +48,7 @@ pub use crate::{
     banned::BanReport,
     line::Line,
     ruling::{CycleFacts, RecordFacts, Report, ReportMove, SidePattern, Words},
+    scan::{Scan, ScanEntry},
 };
 
 impl Report {

@@ -67,6 +67,22 @@ impl Line {
         })
     }
 
+    /// The line up to ply `plies` (1-based, as a claim in the middle of a game is made): what
+    /// comes after is dropped with the record's result and a self-kill after it, which belong to
+    /// the end of the game. The whole line if `plies` reaches its end.
+    pub fn until(&self, plies: usize) -> Line {
+        if plies >= self.moves.len() {
+            return self.clone();
+        }
+        Line {
+            start: self.start.clone(),
+            moves: self.moves[..plies].to_vec(),
+            record: self.record.clone(),
+            result: None,
+            self_kill: None,
+        }
+    }
+
     /// The start and the position after every move.
     pub fn positions(&self) -> Vec<Position> {
         xq_arbiter::cycle::positions(&self.start, &self.moves)

@@ -7,7 +7,7 @@ use xq_arbiter::{
     JudgeOptions, Lang, Profile,
     limit::{CapApplies, LimitOptions},
 };
-use xq_report::Report;
+use xq_report::{Report, Scan};
 
 use super::line::{Source, read_line};
 
@@ -30,12 +30,24 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
         },
         ..rule_options(args.rules, args.opening_rounds)
     };
-    let report = Report::judge(&line, options);
     let lang = lang(args.lang);
-    let text = match args.format {
-        JudgeFormat::Json => report.to_json(lang).map_err(std::io::Error::from)? + "\n",
-        JudgeFormat::Text => report.to_text(lang),
-        JudgeFormat::Html => report.to_html(lang),
+    let json = |text: serde_json::Result<String>| -> Result<String, CliError> {
+        Ok(text.map_err(std::io::Error::from)? + "\n")
+    };
+    let text = if args.scan {
+        let scan = Scan::new(&line, options);
+        match args.format {
+            JudgeFormat::Json => json(scan.to_json(lang))?,
+            JudgeFormat::Text => scan.to_text(lang),
+            JudgeFormat::Html => scan.to_html(lang),
+        }
+    } else {
+        let report = Report::judge(&line, options);
+        match args.format {
+            JudgeFormat::Json => json(report.to_json(lang))?,
+            JudgeFormat::Text => report.to_text(lang),
+            JudgeFormat::Html => report.to_html(lang),
+        }
     };
     super::output::emit(args.output.as_deref(), text.as_bytes(), out)?;
     Ok(ExitStatus::Success)

@@ -20,6 +20,8 @@ pub(crate) struct Source<'a> {
     pub(crate) game: u32,
     pub(crate) fen: Option<&'a str>,
     pub(crate) moves: Option<&'a str>,
+    /// Where the line stops (a ply, 1-based).
+    pub(crate) ply: Option<u32>,
     pub(crate) input: &'a InputArgs,
 }
 
@@ -31,6 +33,7 @@ impl<'a> Source<'a> {
             game: args.game,
             fen: args.fen.as_deref(),
             moves: args.moves.as_deref(),
+            ply: args.ply,
             input: &args.input,
         }
     }
@@ -111,5 +114,17 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
             }
         }
     }
-    Ok(line)
+    match src.ply.map(|p| p as usize) {
+        Some(ply) if ply > line.moves.len() => Err(CliError::Usage(format!(
+            "--ply {ply}: the line has only {} plies{}",
+            line.moves.len(),
+            if line.self_kill.is_some() {
+                " (it stops before a move that kills its own king)"
+            } else {
+                ""
+            }
+        ))),
+        Some(ply) => Ok(line.until(ply)),
+        None => Ok(line),
+    }
 }

@@ -20,6 +20,7 @@ pub(crate) fn run(args: &RenderArgs, out: &mut dyn Write) -> Result<ExitStatus, 
             game: 1,
             fen: args.fen.as_deref(),
             moves: args.moves.as_deref(),
+            ply: None,
             input: &input,
         })?;
         for &m in &line.moves {
