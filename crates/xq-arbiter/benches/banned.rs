@@ -22,24 +22,21 @@ fn repeated(id: &str, plies: usize) -> (Position, Vec<Move>) {
     (start, line)
 }
 
-/// A 200-ply game of pseudo-random legal moves from the start (deterministic).
+/// A 200-ply game of legal moves from the start, chosen by a stride (deterministic).
 fn wandering() -> (Position, Vec<Move>) {
     let start = Position::default();
     let mut pos = start.clone();
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
     let mut moves = Vec::new();
+    // A spread of choices without a generator: the k-th move picks a legal move by a stride.
     while moves.len() < 200 {
         let legal = pos.legal_moves();
-        if legal.is_empty() {
+        let Some(&m) = legal.get((moves.len() * 7 + 3) % legal.len().max(1)) else {
             break;
-        }
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let m = legal[(seed % legal.len() as u64) as usize];
+        };
         pos.play_unchecked(m);
         moves.push(m);
     }
+    assert_eq!(moves.len(), 200, "the stride game ended early");
     (start, moves)
 }
 

@@ -27,6 +27,7 @@ mod color;
 pub mod diagram;
 pub mod fen;
 mod moves;
+mod obstacle;
 pub mod perft;
 mod position;
 mod role;
@@ -42,6 +43,7 @@ pub use crate::{
     color::{ByColor, Color},
     fen::{FenError, ParseFenError, START_FEN},
     moves::{MAX_MOVES, Move, MoveList, ParseMoveError},
+    obstacle::Obstacle,
     position::{EndReason, IllegalMove, Outcome, PlayError, Position, Undo},
     role::{ByRole, Piece, Role},
     setup::{PositionError, Problem, Setup, can_stand_on, max_count},

@@ -51,6 +51,9 @@ pub enum ResolveError {
         m: Move,
         /// Which rule.
         reason: IllegalMove,
+        /// The rule in words with the points: which pieces would attack the king, or where the
+        /// kings would face each other.
+        why: String,
     },
     /// Several legal moves fit.
     Ambiguous {
@@ -98,7 +101,7 @@ impl fmt::Display for ResolveError {
             ResolveError::NoPiece { message } | ResolveError::CannotReach { message, .. } => {
                 f.write_str(message)
             }
-            ResolveError::Illegal { m, reason } => write!(f, "{m} is illegal: {reason}"),
+            ResolveError::Illegal { m, why, .. } => write!(f, "{m} is illegal: {why}"),
             ResolveError::Ambiguous {
                 candidates,
                 suggestions,
@@ -199,14 +202,54 @@ fn resolve_coordinate(pos: &Position, m: Move) -> Result<Move, ResolveError> {
         Err(IllegalMove::CannotReach) => Err(ResolveError::CannotReach {
             from: m.from,
             message: format!(
-                "{m}: the {} on {} cannot move to {}",
+                "{m}: the {} on {} cannot move to {}{}",
                 piece_name(pos, m.from),
                 m.from,
-                m.to
+                m.to,
+                obstacle_words(pos, m)
             ),
         }),
-        Err(reason) => Err(ResolveError::Illegal { m, reason }),
+        Err(reason) => Err(illegal_error(pos, m, reason)),
     }
+}
+
+/// `": " + what stops the move`, or nothing when nothing in particular does.
+fn obstacle_words(pos: &Position, m: Move) -> String {
+    pos.obstacle(m)
+        .map_or_else(String::new, |o| format!(": {o}"))
+}
+
+/// The error for a move that breaks a rule of play, with the points in words.
+pub(crate) fn illegal_error(pos: &Position, m: Move, reason: IllegalMove) -> ResolveError {
+    let mover = pos.piece_at(m.from).map_or(pos.turn(), |p| p.color);
+    let king = if m.from == pos.king(mover) {
+        m.to
+    } else {
+        pos.king(mover)
+    };
+    let why = match reason {
+        IllegalMove::KingsFacing => format!(
+            "the kings on {king} and {} would face each other on an open file (将帅对面)",
+            pos.king(mover.other())
+        ),
+        IllegalMove::KingInCheck => {
+            let attackers: Vec<String> = pos
+                .attackers_after(m)
+                .into_iter()
+                .map(|sq| format!("the {} on {sq}", piece_name(pos, sq)))
+                .collect();
+            if attackers.is_empty() {
+                reason.to_string()
+            } else {
+                format!(
+                    "it would leave the {mover} king on {king} in check from {}",
+                    attackers.join(" and ")
+                )
+            }
+        }
+        other => other.to_string(),
+    };
+    ResolveError::Illegal { m, reason, why }
 }
 
 fn piece_name(pos: &Position, sq: Square) -> String {
@@ -319,10 +362,11 @@ impl Descriptive {
 
         let mut legal = xq_core::MoveList::new();
         let mut illegal: Option<(Move, IllegalMove)> = None;
-        let mut unreachable: Option<Square> = None;
+        // The first piece that cannot go, with the move it would make if there is a point.
+        let mut unreachable: Option<(Square, Option<Move>)> = None;
         for &(from, role) in &selected[..n_selected] {
             let Some(to) = destination(from, role, us, self.direction, self.amount) else {
-                unreachable.get_or_insert(from);
+                unreachable.get_or_insert((from, None));
                 continue;
             };
             let m = Move::new(from, to);
@@ -332,7 +376,7 @@ impl Descriptive {
                     illegal.get_or_insert((m, reason));
                 }
                 Err(_) => {
-                    unreachable.get_or_insert(from);
+                    unreachable.get_or_insert((from, Some(m)));
                 }
             }
         }
@@ -353,13 +397,14 @@ impl Descriptive {
                 Ok(m)
             }
             [] => match (illegal, unreachable) {
-                (Some((m, reason)), _) => Err(ResolveError::Illegal { m, reason }),
-                (None, Some(from)) => Err(ResolveError::CannotReach {
+                (Some((m, reason)), _) => Err(illegal_error(pos, m, reason)),
+                (None, Some((from, m))) => Err(ResolveError::CannotReach {
                     from,
                     message: format!(
-                        "the {} on {from} cannot move {}",
+                        "the {} on {from} cannot move {}{}",
                         piece_name(pos, from),
-                        self.motion_words()
+                        self.motion_words(),
+                        m.map_or_else(String::new, |m| obstacle_words(pos, m))
                     ),
                 }),
                 (None, None) => Err(ResolveError::NoPiece {

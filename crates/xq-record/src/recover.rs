@@ -234,7 +234,9 @@ fn read(node: &Node, pos: &Position, reader: &mut Reader) -> Read {
     if let Some(text) = node.text.as_deref() {
         return match reader.read(text, pos) {
             Ok(m) => Read::Move(m),
-            Err(NotationError::Resolve(ResolveError::Illegal { m, reason })) => illegal(m, reason),
+            Err(NotationError::Resolve(ResolveError::Illegal { m, reason, .. })) => {
+                illegal(m, reason)
+            }
             Err(_) => Read::Nothing,
         };
     }

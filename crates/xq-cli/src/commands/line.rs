@@ -92,6 +92,7 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
             Err(NotationError::Resolve(ResolveError::Illegal {
                 m,
                 reason: reason @ (IllegalMove::KingInCheck | IllegalMove::KingsFacing),
+                ..
             })) => {
                 line.self_kill = Some(SelfKill {
                     ply,
