@@ -17,8 +17,10 @@ use crate::{
     slots::{ROLES, homeless_words, slots},
 };
 
-/// DhtmlXQ field names and the tags they become.
-const TAGS: [(&str, &str); 16] = [
+/// DhtmlXQ fields that have a PGN or XQF counterpart, and the tags they become (both ways).
+/// `author` is who wrote the record (XQF 作者), `remark` who annotated it (PGN `Annotator`, XQF
+/// 评论者); `redtime`/`blacktime` are each side's time (XQF).
+const TAGS: [(&str, &str); 19] = [
     ("title", "Title"),
     ("event", "Event"),
     ("date", "Date"),
@@ -29,13 +31,44 @@ const TAGS: [(&str, &str); 16] = [
     ("timerule", "TimeControl"),
     ("red", "Red"),
     ("redteam", "RedTeam"),
+    ("redtime", "RedTime"),
     ("black", "Black"),
     ("blackteam", "BlackTeam"),
+    ("blacktime", "BlackTime"),
     ("open", "Opening"),
-    ("remark", "Remark"),
-    ("author", "Annotator"),
+    ("remark", "Annotator"),
+    ("author", "Author"),
+    ("owner", "Owner"),
     ("type", "Type"),
 ];
+
+/// The prefix of the tags that keep the DhtmlXQ fields without a PGN or XQF counterpart
+/// (`gametype`, `class`, `refer`, `ver` …): `DhtmlXQ_gametype`. They are written back as they were.
+const KEPT: &str = "DhtmlXQ_";
+
+/// Fields that carry the game itself (position, moves, result, comments), never kept as tags.
+fn is_structural(name: &str) -> bool {
+    matches!(name, "binit" | "movelist" | "fen" | "result")
+        || name.starts_with("move_")
+        || name
+            .strip_prefix("comment")
+            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'_'))
+}
+
+/// Whether `name` can stand as a field name (`[DhtmlXQ_name]`): letters, digits, `_`.
+fn is_field_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// The DhtmlXQ field a tag is written as, if any.
+fn field_of(tag: &str) -> Option<String> {
+    if let Some((name, _)) = TAGS.iter().find(|(_, t)| t.eq_ignore_ascii_case(tag)) {
+        return Some((*name).to_owned());
+    }
+    let name = tag.strip_prefix(KEPT)?;
+    (is_field_name(name) && !is_structural(name) && !TAGS.iter().any(|(n, _)| *n == name))
+        .then(|| name.to_owned())
+}
 
 /// The `[DhtmlXQ_name]value[/DhtmlXQ_name]` pairs of a text, in order.
 fn fields(text: &str) -> Vec<(String, String)> {
@@ -53,6 +86,21 @@ fn fields(text: &str) -> Vec<(String, String)> {
         };
         out.push((name.to_owned(), body[..end].to_owned()));
         rest = &body[end + end_tag.len()..];
+    }
+    out
+}
+
+/// A value as a field holds it: the characters that would end the field or be read as a line
+/// break or an escape (`[`, `]`, `|`, `\\`) as `\\uXXXX`, line breaks as `||` (what [`unescape`]
+/// reads back).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '[' | ']' | '|' | '\\' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            '\n' => out.push_str("||"),
+            c => out.push(c),
+        }
     }
     out
 }
@@ -149,6 +197,8 @@ fn read_one(text: &str) -> Result<Game, ReadError> {
             let outcome = Outcome::parse(&value).unwrap_or(Outcome::Unknown);
             game.tags
                 .push(("Result".to_owned(), outcome.pgn().to_owned()));
+        } else if !is_structural(name) && is_field_name(name) {
+            game.tags.push((format!("{KEPT}{name}"), value));
         }
     }
 
@@ -255,7 +305,7 @@ pub fn dhtmlxq_losses(game: &Game) -> Vec<String> {
         .iter()
         .filter(|(k, v)| {
             !v.trim().is_empty()
-                && !TAGS.iter().any(|(_, t)| t.eq_ignore_ascii_case(k))
+                && field_of(k).is_none()
                 && !["Game", "Result", "FEN"]
                     .iter()
                     .any(|t| t.eq_ignore_ascii_case(k))
@@ -279,12 +329,12 @@ pub fn dhtmlxq_losses(game: &Game) -> Vec<String> {
 pub fn write_dhtmlxq(game: &Game) -> String {
     let mut out = String::from("[DhtmlXQ]\n");
     let mut field = |name: &str, value: &str| {
-        let value = value.replace('\n', "||");
+        let value = escape(value);
         out.push_str(&format!("[DhtmlXQ_{name}]{value}[/DhtmlXQ_{name}]\n"));
     };
     for (tag, value) in &game.tags {
-        if let Some((name, _)) = TAGS.iter().find(|(_, t)| t.eq_ignore_ascii_case(tag)) {
-            field(name, value);
+        if let Some(name) = field_of(tag) {
+            field(&name, value);
         }
     }
     if let Some(outcome) = game.outcome() {
@@ -356,4 +406,120 @@ pub fn write_dhtmlxq(game: &Game) -> String {
     }
     out.push_str("[/DhtmlXQ]\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// Every field of a dpxq record, with one move.
+    const FULL: &str = "[DhtmlXQ]
+[DhtmlXQ_ver]www_dpxq_com[/DhtmlXQ_ver]
+[DhtmlXQ_title]标题[/DhtmlXQ_title]
+[DhtmlXQ_event]赛事[/DhtmlXQ_event]
+[DhtmlXQ_date]2020-01-02[/DhtmlXQ_date]
+[DhtmlXQ_place]北京[/DhtmlXQ_place]
+[DhtmlXQ_round]第3轮[/DhtmlXQ_round]
+[DhtmlXQ_table]1[/DhtmlXQ_table]
+[DhtmlXQ_group]甲组[/DhtmlXQ_group]
+[DhtmlXQ_timerule]60分钟[/DhtmlXQ_timerule]
+[DhtmlXQ_red]红方[/DhtmlXQ_red]
+[DhtmlXQ_redteam]红队[/DhtmlXQ_redteam]
+[DhtmlXQ_redtime]30分[/DhtmlXQ_redtime]
+[DhtmlXQ_black]黑方[/DhtmlXQ_black]
+[DhtmlXQ_blackteam]黑队[/DhtmlXQ_blackteam]
+[DhtmlXQ_blacktime]31分[/DhtmlXQ_blacktime]
+[DhtmlXQ_open]中炮[/DhtmlXQ_open]
+[DhtmlXQ_remark]评注者[/DhtmlXQ_remark]
+[DhtmlXQ_author]录入者[/DhtmlXQ_author]
+[DhtmlXQ_owner]东萍[/DhtmlXQ_owner]
+[DhtmlXQ_type]实战全局[/DhtmlXQ_type]
+[DhtmlXQ_gametype]象棋[/DhtmlXQ_gametype]
+[DhtmlXQ_class]大师[/DhtmlXQ_class]
+[DhtmlXQ_refer]某书[/DhtmlXQ_refer]
+[DhtmlXQ_firstnum]0[/DhtmlXQ_firstnum]
+[DhtmlXQ_result]红胜[/DhtmlXQ_result]
+[DhtmlXQ_binit]8979695949392919097717866646260600102030405060708012720323436383[/DhtmlXQ_binit]
+[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]
+[/DhtmlXQ]";
+
+    fn tag<'a>(game: &'a Game, name: &str) -> Option<&'a str> {
+        game.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn every_field_is_a_tag_author_and_annotator_the_right_way_round() {
+        let game = read_dhtmlxq(FULL).remove(0).unwrap();
+        assert_eq!(tag(&game, "Author"), Some("录入者"));
+        assert_eq!(tag(&game, "Annotator"), Some("评注者"));
+        assert_eq!(tag(&game, "RedTime"), Some("30分"));
+        assert_eq!(tag(&game, "BlackTime"), Some("31分"));
+        assert_eq!(tag(&game, "Owner"), Some("东萍"));
+        assert_eq!(tag(&game, "Site"), Some("北京"));
+        // Fields without a PGN/XQF counterpart are kept under their own name.
+        for (field, value) in [
+            ("ver", "www_dpxq_com"),
+            ("gametype", "象棋"),
+            ("class", "大师"),
+            ("refer", "某书"),
+            ("firstnum", "0"),
+        ] {
+            assert_eq!(
+                tag(&game, &format!("DhtmlXQ_{field}")),
+                Some(value),
+                "{field}"
+            );
+        }
+        // Nothing of the game itself becomes a tag.
+        assert!(game.tags.iter().all(|(k, _)| !k.contains("movelist")
+            && !k.contains("binit")
+            && k != "DhtmlXQ_result"));
+        assert_eq!(game.tags.len(), 25, "{:?}", game.tags);
+    }
+
+    #[test]
+    fn every_field_is_written_back() {
+        let game = read_dhtmlxq(FULL).remove(0).unwrap();
+        assert!(
+            dhtmlxq_losses(&game).is_empty(),
+            "{:?}",
+            dhtmlxq_losses(&game)
+        );
+        let again = read_dhtmlxq(&write_dhtmlxq(&game)).remove(0).unwrap();
+        assert_eq!(again.tags, game.tags);
+        assert_eq!(again.moves.len(), 1);
+    }
+
+    #[test]
+    fn values_that_look_like_fields_or_escapes_survive() {
+        let mut game = read_dhtmlxq(FULL).remove(0).unwrap();
+        let hostile = "a[/DhtmlXQ_title][DhtmlXQ_movelist]0000[/DhtmlXQ_movelist] | || \\u0041\nb";
+        game.tags.retain(|(k, _)| k != "Title");
+        game.tags.push(("Title".to_owned(), hostile.to_owned()));
+        let text = write_dhtmlxq(&game);
+        let again = read_dhtmlxq(&text).remove(0).unwrap();
+        assert_eq!(tag(&again, "Title"), Some(hostile));
+        assert_eq!(again.moves.len(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_tag_named_like_a_structural_field_is_a_loss_not_a_field() {
+        let mut game = read_dhtmlxq(FULL).remove(0).unwrap();
+        game.tags
+            .push(("DhtmlXQ_movelist".to_owned(), "0010".to_owned()));
+        game.tags
+            .push(("DhtmlXQ_bad name".to_owned(), "x".to_owned()));
+        let lost = dhtmlxq_losses(&game);
+        assert_eq!(
+            lost,
+            ["tags DhtmlXQ has no field for: DhtmlXQ_movelist, DhtmlXQ_bad name"]
+        );
+        let again = read_dhtmlxq(&write_dhtmlxq(&game)).remove(0).unwrap();
+        assert_eq!(again.moves.len(), 1);
+    }
 }

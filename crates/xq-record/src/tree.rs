@@ -30,7 +30,10 @@ pub(crate) fn from_preorder(
     let mut lines: Vec<Vec<(Node, Vec<usize>)>> = vec![Vec::new()];
     let mut depth = vec![0usize];
     let mut current = 0usize;
+    // Moves waiting for an alternative, as (line, index) of the move the alternative replaces.
     let mut pending: Vec<(usize, usize)> = Vec::new();
+    // For each line that is an alternative, the move it replaces.
+    let mut replaces: Vec<Option<(usize, usize)>> = vec![None];
     let mut ended = root_ends;
     for r in records {
         if ended {
@@ -46,6 +49,7 @@ pub(crate) fn from_preorder(
             }
             lines.push(Vec::new());
             depth.push(depth[line] + 1);
+            replaces.push(Some((line, index)));
             let id = lines.len() - 1;
             lines[line][index].1.push(id);
             current = id;
@@ -54,7 +58,15 @@ pub(crate) fn from_preorder(
         node.comment = r.comment;
         lines[current].push((node, Vec::new()));
         if r.sibling {
-            pending.push((current, lines[current].len() - 1));
+            // Another move replaces this one. The first move of an alternative stands where the
+            // move it replaces stands: its own alternatives are siblings of it, alternatives to
+            // that same move, not variations inside it.
+            let here = (current, lines[current].len() - 1);
+            let anchor = match replaces[current] {
+                Some(replaced) if here.1 == 0 => replaced,
+                _ => here,
+            };
+            pending.push(anchor);
         }
         ended = r.ends;
     }

@@ -382,3 +382,17 @@ fn trees_and_comments_round_trip_through_every_format() {
         }
     }
 }
+
+#[test]
+fn sibling_variations_stay_siblings_in_every_format() {
+    // Three alternatives to the first move, two to Black's answer inside the main line, and an
+    // alternative to an alternative's second move.
+    let text = "[Event \"siblings\"]\n\n1. 炮二平五 (1. 马二进三 马８进７ (1... 卒７进１) (1... 炮８平５)) \
+                (1. 相三进五) (1. 兵七进一) 马８进７ (1... 马２进３) (1... 炮８平５) 2. 马二进三 *\n";
+    let records = read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+    let game = records.games.into_iter().next().unwrap().unwrap();
+    assert_eq!(game.moves[0].variations.len(), 3);
+    assert_eq!(game.moves[1].variations.len(), 2);
+    assert_eq!(game.moves[0].variations[0][1].variations.len(), 2);
+    round_trips("siblings", &game);
+}
