@@ -189,11 +189,11 @@ fn resolve_coordinate(pos: &Position, m: Move) -> Result<Move, ResolveError> {
     match pos.check_move(m) {
         Ok(()) => Ok(m),
         Err(IllegalMove::NoPiece) => Err(ResolveError::NoPiece {
-            message: format!("{m}: there is no piece on {}", m.from),
+            message: format!("there is no piece on {}", m.from),
         }),
         Err(IllegalMove::NotYourPiece) => Err(ResolveError::NoPiece {
             message: format!(
-                "{m}: the piece on {} is {}'s, but it is {}'s turn",
+                "the piece on {} is {}'s, but it is {}'s turn",
                 m.from,
                 pos.turn().other(),
                 pos.turn()
@@ -202,7 +202,7 @@ fn resolve_coordinate(pos: &Position, m: Move) -> Result<Move, ResolveError> {
         Err(IllegalMove::CannotReach) => Err(ResolveError::CannotReach {
             from: m.from,
             message: format!(
-                "{m}: the {} on {} cannot move to {}{}",
+                "the {} on {} cannot move to {}{}",
                 piece_name(pos, m.from),
                 m.from,
                 m.to,

@@ -197,6 +197,27 @@ impl Game {
         }
         any(&self.moves)
     }
+
+    /// What lies off the main line: how many variations at any depth (each alternative line
+    /// once, nested ones included) and how many comments they hold (before and after moves).
+    /// What a writer that keeps the main line only drops.
+    pub fn off_main_line(&self) -> (usize, usize) {
+        fn within(line: &[Node], lines: &mut usize, comments: &mut usize) {
+            for node in line {
+                for v in &node.variations {
+                    *lines += 1;
+                    for n in v {
+                        *comments +=
+                            usize::from(n.before.is_some()) + usize::from(n.comment.is_some());
+                    }
+                    within(v, lines, comments);
+                }
+            }
+        }
+        let (mut lines, mut comments) = (0, 0);
+        within(&self.moves, &mut lines, &mut comments);
+        (lines, comments)
+    }
 }
 
 /// Reads the dates records use: `1999.12.09`, `1999-12-09`, `1999/12/09`, `19991209`, `1999年12月9日`.

@@ -300,7 +300,7 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
         ]
         .map(str::to_owned),
     ];
-    let (mut variations, mut befores) = (0, 0);
+    let (mut variations, mut variation_comments, mut befores) = (0, 0, 0);
     let mut dropped = Vec::new();
     let mut tags: Vec<&str> = Vec::new();
     for (name, value) in games.iter().flat_map(|g| &g.tags) {
@@ -320,9 +320,11 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
             dropped.push(format!("game {}: {cut}", first + g + 1));
         }
         befores += usize::from(game.comment.is_some());
+        let (lines, inside) = game.off_main_line();
+        variations += lines;
+        variation_comments += inside;
         let mut pos = start_position(&game).ok().map(|(p, _)| p);
         for (i, node) in game.moves.iter().enumerate() {
-            variations += node.variations.len();
             befores += usize::from(node.before.is_some());
             let (Some(p), Some(m)) = (pos.as_ref(), node.m) else {
                 break;
@@ -350,7 +352,8 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
     }
     if variations > 0 {
         dropped.push(format!(
-            "{variations} variation(s): CSV holds the main line only"
+            "{variations} variation(s){}: CSV holds the main line only",
+            with_comments(variation_comments)
         ));
     }
     if befores > 0 {
@@ -364,18 +367,29 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
     }
 }
 
+/// ` with N comment(s)` when variations dropped hold comments.
+fn with_comments(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(" with {n} comment(s)")
+    }
+}
+
 /// Writes the main lines as a move list, a game per line (FEN, moves, result). Variations and
 /// comments are dropped (and said).
 pub fn write_txt(games: &[Game], notation: Notation) -> Written {
     let mut out = String::new();
-    let (mut variations, mut comments) = (0, 0);
+    let (mut variations, mut variation_comments, mut comments) = (0, 0, 0);
     for game in games {
         let mut pos = start_position(game).ok().map(|(p, _)| p);
         let mut moves = Vec::new();
         comments += usize::from(game.comment.is_some());
+        let (lines, inside) = game.off_main_line();
+        variations += lines;
+        variation_comments += inside;
         for node in &game.moves {
-            variations += node.variations.len();
-            comments += usize::from(node.comment.is_some());
+            comments += usize::from(node.comment.is_some()) + usize::from(node.before.is_some());
             moves.push(move_text(pos.as_ref(), node, notation));
             play(&mut pos, node);
         }
@@ -385,7 +399,8 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
     let mut dropped = Vec::new();
     if variations > 0 {
         dropped.push(format!(
-            "{variations} variation(s): a move list holds the main line only"
+            "{variations} variation(s){}: a move list holds the main line only",
+            with_comments(variation_comments)
         ));
     }
     if comments > 0 {

@@ -394,5 +394,7 @@ fn sibling_variations_stay_siblings_in_every_format() {
     assert_eq!(game.moves[0].variations.len(), 3);
     assert_eq!(game.moves[1].variations.len(), 2);
     assert_eq!(game.moves[0].variations[0][1].variations.len(), 2);
+    // Every alternative line at any depth: what a main-line-only writer drops.
+    assert_eq!(game.off_main_line(), (7, 0));
     round_trips("siblings", &game);
 }
