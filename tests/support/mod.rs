@@ -98,6 +98,8 @@ pub(crate) fn xq_with_input(args: &[&str], stdin: Option<&[u8]>) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        // Reports say when they were made: a fixed time keeps the snapshots stable.
+        .env("SOURCE_DATE_EPOCH", "1700000000")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

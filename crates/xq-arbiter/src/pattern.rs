@@ -33,6 +33,8 @@ pub struct Pattern {
     pub natures: Vec<Nature>,
     /// The rulebook's name: 长将, 长杀, 长捉, 一将一捉, 一将一闲, 长兑, 两闲 …
     pub name: String,
+    /// The name in English: perpetual check, perpetual chase, one check, one chase …
+    pub name_en: String,
     /// Forbidden (禁止着法, 24.13): every move checks, threatens mate or chases.
     pub forbidden: bool,
     /// The chase facts.
@@ -69,6 +71,7 @@ impl Pattern {
         let natures: Vec<Nature> = moves.iter().map(|c| c.nature).collect();
         Pattern {
             name: name_of(&natures),
+            name_en: english_name_of(&natures),
             natures,
             forbidden: false,
             chases: chase_facts(moves),
@@ -141,6 +144,50 @@ fn chase_facts(moves: &[&Classified]) -> ChaseFacts {
     }
 }
 
+/// The English for a sequence of natures, word for word the rulebook's: perpetual check (长将),
+/// two idle moves (两闲), one check, one chase (一将一捉), two checks, one idle move (二将一闲) …
+pub(crate) fn english_name_of(natures: &[Nature]) -> String {
+    let Some(&first) = natures.first() else {
+        return String::new();
+    };
+    if natures.iter().all(|&n| n == first) {
+        return match (first, natures.len()) {
+            (Nature::Idle, 2) => "two idle moves".to_owned(),
+            (Nature::Idle, _) => "idle moves only".to_owned(),
+            (n, _) => format!("perpetual {}", n.name()),
+        };
+    }
+    const COUNT: [&str; 10] = [
+        "", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    counted(natures)
+        .iter()
+        .map(|&(k, n)| {
+            let word = match (k, n) {
+                (Nature::Idle, 1) => "idle move".to_owned(),
+                (Nature::Idle, _) => "idle moves".to_owned(),
+                (k, 1) => k.name().to_owned(),
+                (k, _) => format!("{}s", k.name()),
+            };
+            format!("{} {word}", COUNT.get(n).copied().unwrap_or("many"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Each nature of a sequence with its count, heaviest first.
+fn counted(natures: &[Nature]) -> Vec<(Nature, usize)> {
+    let mut kinds: Vec<(Nature, usize)> = Vec::new();
+    for &n in natures {
+        match kinds.iter_mut().find(|(k, _)| *k == n) {
+            Some((_, count)) => *count += 1,
+            None => kinds.push((n, 1)),
+        }
+    }
+    kinds.sort_by_key(|(k, _)| *k);
+    kinds
+}
+
 /// The rulebook's name for a sequence of natures: 长X when all are the same (两闲 for two idle
 /// moves), otherwise the count of each nature, heaviest first: 一将一捉, 一捉一兑, 二将一闲 …
 pub(crate) fn name_of(natures: &[Nature]) -> String {
@@ -154,16 +201,8 @@ pub(crate) fn name_of(natures: &[Nature]) -> String {
             format!("长{}", first.chinese())
         };
     }
-    let mut kinds: Vec<(Nature, usize)> = Vec::new();
-    for &n in natures {
-        match kinds.iter_mut().find(|(k, _)| *k == n) {
-            Some((_, count)) => *count += 1,
-            None => kinds.push((n, 1)),
-        }
-    }
-    kinds.sort_by_key(|(k, _)| *k);
     const COUNT: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
-    kinds
+    counted(natures)
         .iter()
         .map(|&(k, n)| format!("{}{}", COUNT.get(n).copied().unwrap_or("多"), k.chinese()))
         .collect()

@@ -111,7 +111,13 @@ fn page_start(title: &str, lang: Lang) -> String {
 fn write_report(r: &Report, lang: Lang, out: &mut String) {
     let zh = lang == Lang::Chinese;
     out.push_str("<dl>");
-    let mut facts = vec![(pick(lang, "规则", "Rules"), r.rules.to_owned())];
+    let mut facts = Vec::new();
+    if let Some(game) = r.about.game_words(lang) {
+        facts.push((pick(lang, "对局", "Game"), game));
+    }
+    facts.push((pick(lang, "规则", "Rules"), r.rules.to_owned()));
+    facts.push((pick(lang, "开局局面", "Start"), r.about.start_fen.clone()));
+    facts.push((pick(lang, "报告", "Report"), r.about.origin_words(lang)));
     if let Some(c) = &r.cycle {
         facts.push((
             pick(lang, "循环", "Cycle"),
@@ -160,7 +166,11 @@ fn write_report(r: &Report, lang: Lang, out: &mut String) {
             out,
             "<section class=\"move\"><div class=\"head\"><span>{}. {side} {}</span><span class=\"nature\">{}</span></div>{}<p>{}</p></section>",
             m.ply,
-            escape(&format!("{} {}", m.chinese, m.classified.m)),
+            escape(&if zh {
+                format!("{} {}", m.chinese, m.classified.m)
+            } else {
+                format!("{} ({}) {}", m.wxf, m.chinese, m.classified.m)
+            }),
             m.classified.nature.chinese(),
             board_svg(after.board(), &options),
             escape(m.explanation.get(lang))
@@ -174,7 +184,11 @@ fn write_report(r: &Report, lang: Lang, out: &mut String) {
             side_words(side.side, lang),
             escape(&format!(
                 "{} ({})",
-                side.pattern,
+                if zh {
+                    side.pattern.clone()
+                } else {
+                    format!("{} ({})", side.pattern_en, side.pattern)
+                },
                 allowed_words(side.forbidden, lang)
             ))
         );

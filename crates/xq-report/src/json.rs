@@ -29,6 +29,19 @@ pub(crate) struct ReportJson<'a> {
     record: Option<RecordJson<'a>>,
     /// How the game ended on the board.
     end: EndJson<'a>,
+    /// The game (record tags), the start position and the report's origin.
+    about: AboutJson<'a>,
+}
+
+#[derive(Serialize)]
+struct AboutJson<'a> {
+    /// Event, Round, Red, Black, Date, Site as the record gives them (absent ones left out).
+    game: std::collections::BTreeMap<&'static str, &'a str>,
+    start_fen: &'a str,
+    rules: &'static str,
+    xq_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    made: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -78,6 +91,7 @@ struct SidesJson<'a> {
 #[derive(Serialize)]
 struct SideJson<'a> {
     pattern: &'a str,
+    pattern_en: &'a str,
     forbidden: bool,
 }
 
@@ -87,6 +101,7 @@ struct MoveJson<'a> {
     side: &'static str,
     iccs: String,
     chinese: &'a str,
+    wxf: &'a str,
     kind: &'static str,
     reason: serde_json::Value,
     explanation: &'a str,
@@ -96,6 +111,7 @@ impl<'a> ReportJson<'a> {
     pub(crate) fn new(r: &'a Report, lang: Lang) -> ReportJson<'a> {
         let side = |s: &'a SidePattern| SideJson {
             pattern: &s.pattern,
+            pattern_en: &s.pattern_en,
             forbidden: s.forbidden,
         };
         ReportJson {
@@ -123,6 +139,7 @@ impl<'a> ReportJson<'a> {
                         side: c.side.name(),
                         iccs: c.m.to_string(),
                         chinese: &m.chinese,
+                        wxf: &m.wxf,
                         kind: c.nature.chinese(),
                         // Through a `Value`, so the reason's keys come out sorted as they
                         // always have.
@@ -153,6 +170,13 @@ impl<'a> ReportJson<'a> {
                 agrees: r.end.agrees,
                 self_kill: r.self_kill,
                 explanation: pick(lang, &r.end.why_zh, &r.end.why_en),
+            },
+            about: AboutJson {
+                game: r.about.game.iter().map(|(k, v)| (*k, v.as_str())).collect(),
+                start_fen: &r.about.start_fen,
+                rules: r.rules,
+                xq_version: r.about.version,
+                made: r.about.made.as_deref(),
             },
         }
     }

@@ -47,7 +47,7 @@ pub use crate::{
     audit::LimitAudit,
     banned::BanReport,
     line::Line,
-    ruling::{CycleFacts, RecordFacts, Report, ReportMove, SidePattern, Words},
+    ruling::{About, CycleFacts, RecordFacts, Report, ReportMove, SidePattern, Words},
     scan::{Scan, ScanEntry},
 };
 

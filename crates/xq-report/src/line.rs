@@ -22,6 +22,8 @@ pub struct Line {
     pub result: Option<Decision>,
     /// A move that left its own king in check or the kings facing: the line stops before it.
     pub self_kill: Option<SelfKill>,
+    /// The record's tags (Event, Round, Red, Black, Date …; records only).
+    pub tags: Vec<(String, String)>,
 }
 
 impl Line {
@@ -33,6 +35,7 @@ impl Line {
             record: None,
             result: None,
             self_kill: None,
+            tags: Vec::new(),
         }
     }
 
@@ -64,6 +67,7 @@ impl Line {
             record: Some(recovered),
             result,
             self_kill,
+            tags: game.tags.clone(),
         })
     }
 
@@ -80,6 +84,7 @@ impl Line {
             record: self.record.clone(),
             result: None,
             self_kill: None,
+            tags: self.tags.clone(),
         }
     }
 

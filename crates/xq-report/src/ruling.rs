@@ -72,6 +72,94 @@ pub struct Report {
     pub self_kill: Option<SelfKill>,
     /// The line's start position (pictured when no move is judged).
     pub start: Position,
+    /// What the report is about and where it comes from.
+    pub about: About,
+}
+
+/// The game a report is about (from the record's tags), the start position, and the report's
+/// origin: the xq version and, when the caller stamps it, when it was made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct About {
+    /// The record's tags that name the game, in this order when present: Event, Round, Red,
+    /// Black, Date, Site.
+    pub game: Vec<(&'static str, String)>,
+    /// The start position as a FEN.
+    pub start_fen: String,
+    /// The xq version that made the report.
+    pub version: &'static str,
+    /// When the report was made (UTC, RFC 3339), if stamped ([`Report::stamped`]).
+    pub made: Option<String>,
+}
+
+/// The tags that name a game, in the order a report gives them.
+pub(crate) const GAME_TAGS: [&str; 6] = ["Event", "Round", "Red", "Black", "Date", "Site"];
+
+impl About {
+    /// The game in one line of words (`赛事 · 第3轮 · 红方 甲 对 黑方 乙 · 2020.01.02`), if the
+    /// record names it.
+    pub fn game_words(&self, lang: Lang) -> Option<String> {
+        let get = |name: &str| {
+            self.game
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let zh = lang == Lang::Chinese;
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(event) = get("Event") {
+            parts.push(event.to_owned());
+        }
+        if let Some(round) = get("Round") {
+            let number = round.bytes().all(|b| b.is_ascii_digit());
+            parts.push(match (zh, number) {
+                (true, true) => format!("第{round}轮"),
+                (false, true) => format!("round {round}"),
+                _ => round.to_owned(),
+            });
+        }
+        let players: Vec<String> = [("Red", Color::Red), ("Black", Color::Black)]
+            .iter()
+            .filter_map(|&(tag, c)| get(tag).map(|p| format!("{} {p}", side_words(c, lang))))
+            .collect();
+        if !players.is_empty() {
+            parts.push(players.join(if zh { " 对 " } else { " vs " }));
+        }
+        parts.extend(
+            ["Date", "Site"]
+                .iter()
+                .filter_map(|t| get(t))
+                .map(str::to_owned),
+        );
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+
+    /// Where the report comes from: `xq 0.1.0 · 2026-11-23T10:00:00Z`.
+    pub fn origin_words(&self, lang: Lang) -> String {
+        match (&self.made, lang) {
+            (Some(t), Lang::Chinese) => format!("xq {} · 生成于 {t}", self.version),
+            (Some(t), Lang::English) => format!("xq {} · made {t}", self.version),
+            (None, _) => format!("xq {}", self.version),
+        }
+    }
+
+    fn of(line: &Line) -> About {
+        let game = GAME_TAGS
+            .iter()
+            .filter_map(|&name| {
+                line.tags
+                    .iter()
+                    .find(|(k, v)| k.eq_ignore_ascii_case(name) && !v.trim().is_empty())
+                    // Control characters shown escaped, never passed to a terminal.
+                    .map(|(_, v)| (name, xq_core::text::visible(v.trim()).into_owned()))
+            })
+            .collect();
+        About {
+            game,
+            start_fen: line.start.fen(),
+            version: env!("CARGO_PKG_VERSION"),
+            made: None,
+        }
+    }
 }
 
 /// The repetition cycle.
@@ -99,6 +187,8 @@ pub struct SidePattern {
     pub side: Color,
     /// The rulebook's name (empty when the side has no judged move).
     pub pattern: String,
+    /// The name in English (perpetual chase, one check, one chase …).
+    pub pattern_en: String,
     /// Forbidden: the side must change or lose.
     pub forbidden: bool,
 }
@@ -114,6 +204,8 @@ pub struct ReportMove {
     pub classified: Classified,
     /// The move in Chinese notation (炮二平五).
     pub chinese: String,
+    /// The move in WXF notation (C2.5), for reports in English.
+    pub wxf: String,
     /// Why it is what it is, in words.
     pub explanation: Words,
 }
@@ -134,6 +226,15 @@ impl Report {
     /// Judges `line` with `options` and builds its report.
     pub fn judge(line: &Line, options: JudgeOptions) -> Report {
         Report::new(&xq_arbiter::judge(&line.start, &line.moves, options), line)
+    }
+
+    /// The report stamped with the time it was made, `unix_seconds` since 1970 (UTC). Callers
+    /// that want reproducible reports pass a fixed time (the CLI honours `SOURCE_DATE_EPOCH`).
+    #[must_use]
+    pub fn stamped(mut self, unix_seconds: i64) -> Report {
+        self.about.made = chrono::DateTime::from_timestamp(unix_seconds, 0)
+            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        self
     }
 
     /// The report of `judgement`, the judgement of `line`'s moves.
@@ -180,6 +281,7 @@ impl Report {
                         m.classified.m,
                         Notation::Chinese(ChineseStyle::default()),
                     ),
+                    wxf: write(&m.before, m.classified.m, Notation::Wxf),
                     explanation: Words::new(
                         explain(&m.before, &m.classified, Lang::Chinese),
                         explain(&m.before, &m.classified, Lang::English),
@@ -196,6 +298,7 @@ impl Report {
             end,
             self_kill: line.self_kill,
             start: line.start.clone(),
+            about: About::of(line),
         }
     }
 
@@ -228,6 +331,7 @@ fn side_pattern(side: Color, p: &Pattern) -> SidePattern {
     SidePattern {
         side,
         pattern: p.name.clone(),
+        pattern_en: p.name_en.clone(),
         forbidden: p.forbidden,
     }
 }

@@ -60,6 +60,15 @@ impl Scan {
         Scan { entries }
     }
 
+    /// Every report stamped with the time it was made ([`Report::stamped`]).
+    #[must_use]
+    pub fn stamped(mut self, unix_seconds: i64) -> Scan {
+        for e in &mut self.entries {
+            e.report = e.report.clone().stamped(unix_seconds);
+        }
+        self
+    }
+
     /// Each repetition's heading, then its report as [`Report::to_text`] writes it.
     pub fn to_text(&self, lang: Lang) -> String {
         if self.entries.is_empty() {

@@ -19,6 +19,16 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
             (false, _) => "xq judge · CXA 2020 rules (棋例)",
         }
     )?;
+    if let Some(game) = r.about.game_words(lang) {
+        writeln!(out, "{}{game}", pick(lang, "对局：", "Game: "))?;
+    }
+    writeln!(
+        out,
+        "{}{}",
+        pick(lang, "开局局面：", "Start: "),
+        r.about.start_fen
+    )?;
+    writeln!(out, "{}", r.about.origin_words(lang))?;
     if let Some(first) = r.moves.first() {
         writeln!(out)?;
         out.push_str(&text_diagram(
@@ -53,15 +63,32 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
             (Color::Red, false) => "Red  ",
             (Color::Black, false) => "Black",
         };
-        writeln!(
-            out,
-            "{:>3}. {side} {} {}  {}  {}",
-            m.ply,
-            m.chinese,
-            m.classified.m,
-            m.classified.nature.chinese(),
-            m.explanation.get(lang)
-        )?;
+        if zh {
+            writeln!(
+                out,
+                "{:>3}. {side} {} {}  {}  {}",
+                m.ply,
+                m.chinese,
+                m.classified.m,
+                m.classified.nature.chinese(),
+                m.explanation.get(lang)
+            )?;
+        } else {
+            // In English: WXF first, the Chinese in brackets; the nature in words, unless the
+            // explanation starts with it.
+            let explanation = m.explanation.get(lang);
+            let nature = m.classified.nature.name();
+            let label = if explanation.starts_with(&format!("{nature}:")) {
+                String::new()
+            } else {
+                format!("[{nature}]  ")
+            };
+            writeln!(
+                out,
+                "{:>3}. {side} {} ({}) {}  {label}{explanation}",
+                m.ply, m.wxf, m.chinese, m.classified.m,
+            )?;
+        }
     }
     writeln!(out)?;
     for side in &r.sides {
@@ -74,12 +101,16 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
         if side.pattern.is_empty() {
             writeln!(out, "{label} {}", pick(lang, "（无着法）", "(no moves)"))?;
         } else {
-            writeln!(
-                out,
-                "{label} {} ({})",
-                side.pattern,
-                allowed_words(side.forbidden, lang)
-            )?;
+            let allowed = allowed_words(side.forbidden, lang);
+            if zh {
+                writeln!(out, "{label} {} ({allowed})", side.pattern)?;
+            } else {
+                writeln!(
+                    out,
+                    "{label} {} ({}): {allowed}",
+                    side.pattern_en, side.pattern
+                )?;
+            }
         }
     }
     let verdict = r.verdict_words(lang);

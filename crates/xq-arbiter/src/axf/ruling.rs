@@ -20,6 +20,9 @@ pub(crate) fn rule(red: &Pattern, black: &Pattern) -> Ruling {
     };
     let names = |p: &Pattern| (p.name.clone(), rank(p));
     let ((red_name, r), (black_name, b)) = (names(red), names(black));
+    // In English: the English name with the rulebook's in brackets.
+    let english = |p: &Pattern| format!("{} ({})", p.name_en, p.name);
+    let (red_en, black_en) = (english(red), english(black));
     let what_zh =
         |rank: u8| ["允许着法", "长捉（同一子）", "长捉被马牵制之车", "长将"][usize::from(rank)];
     let what_en = |rank: u8| {
@@ -38,7 +41,7 @@ pub(crate) fn rule(red: &Pattern, black: &Pattern) -> Ruling {
                     "双方均为允许着法（红方{red_name}，黑方{black_name}；亚洲规则下长杀、一将一捉、捉多子均不犯规），不变作和"
                 ),
                 format!(
-                    "both sides play allowed moves (Red {red_name}, Black {black_name}; under the Asian rules perpetual mate threats, one check one chase and chasing pieces in turn are allowed): a draw"
+                    "both sides play allowed moves (Red {red_en}, Black {black_en}; under the Asian rules perpetual mate threats, one check one chase and chasing pieces in turn are allowed): a draw"
                 ),
             ),
             _ => (
@@ -59,6 +62,11 @@ pub(crate) fn rule(red: &Pattern, black: &Pattern) -> Ruling {
         (&red_name, &black_name, r, b)
     } else {
         (&black_name, &red_name, b, r)
+    };
+    let (mine_en, theirs_en) = if red_changes {
+        (&red_en, &black_en)
+    } else {
+        (&black_en, &red_en)
     };
     let (side_zh, side_en) = if red_changes {
         ("红方", "Red")
@@ -84,7 +92,7 @@ pub(crate) fn rule(red: &Pattern, black: &Pattern) -> Ruling {
             what_zh(their_rank)
         ),
         why_en: format!(
-            "{side_en}'s {mine} is {} against the other side's {theirs} ({}): {side_en} must change (Asian rules: perpetual check outranks perpetual chase, and chasing a rook pinned by a horse outranks other chases)",
+            "{side_en}'s {mine_en} is {} against the other side's {theirs_en} ({}): {side_en} must change (Asian rules: perpetual check outranks perpetual chase, and chasing a rook pinned by a horse outranks other chases)",
             what_en(my_rank),
             what_en(their_rank)
         ),

@@ -57,7 +57,8 @@ pub(crate) fn rule(red: &Pattern, black: &Pattern) -> Ruling {
             ),
             format!(
                 "both sides play allowed moves (Red {}, Black {}): a draw if neither changes",
-                red.name, black.name
+                in_english(red),
+                in_english(black)
             ),
         ),
         (true, false) | (false, true) => {
@@ -76,14 +77,19 @@ pub(crate) fn rule(red: &Pattern, black: &Pattern) -> Ruling {
                 format!(
                     "{}'s {} is forbidden and the other side's {} is allowed: {} must change",
                     side_en(r),
-                    mine.name,
-                    theirs.name,
+                    in_english(mine),
+                    in_english(theirs),
                     side_en(r)
                 ),
             )
         }
         (true, true) => both_forbidden(red, black),
     }
+}
+
+/// A pattern's name in English with the rulebook's in brackets: `perpetual chase (长捉)`.
+fn in_english(p: &Pattern) -> String {
+    format!("{} ({})", p.name_en, p.name)
 }
 
 /// The both-forbidden table (26.9).
@@ -130,7 +136,8 @@ fn both_forbidden(red: &Pattern, black: &Pattern) -> Ruling {
             ),
             why_en: format!(
                 "both sides play forbidden moves (Red {}, Black {}); for Red {en}: Red must change",
-                red.name, black.name
+                in_english(red),
+                in_english(black)
             ),
         },
         (None, Some((clause, zh, en))) => Ruling {
@@ -142,7 +149,8 @@ fn both_forbidden(red: &Pattern, black: &Pattern) -> Ruling {
             ),
             why_en: format!(
                 "both sides play forbidden moves (Red {}, Black {}); for Black {en}: Black must change",
-                red.name, black.name
+                in_english(red),
+                in_english(black)
             ),
         },
         _ => Ruling {
@@ -154,7 +162,8 @@ fn both_forbidden(red: &Pattern, black: &Pattern) -> Ruling {
             ),
             why_en: format!(
                 "both sides play forbidden moves (Red {}, Black {}) and none of the cases where one must change applies: a draw",
-                red.name, black.name
+                in_english(red),
+                in_english(black)
             ),
         },
     }
