@@ -38,6 +38,28 @@ fn a_board_with_the_last_move_and_an_arrow() {
 }
 
 #[test]
+fn a_position_of_a_record_by_its_ply() {
+    // Ply 9 of the game is 炮二平五 (h2e2), after the horses went out and back twice.
+    let from_record = xq(&["render", "fixtures/judge/two-repetitions.pgn", "--ply", "9"]);
+    assert_eq!(from_record.code, 0, "{}", from_record.stderr);
+    let moves = "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9 h2e2";
+    let from_moves = xq(&["render", "--moves", moves]);
+    assert_eq!(from_record.stdout, from_moves.stdout);
+    let start = xq(&["render"]);
+    assert_ne!(from_record.stdout, start.stdout);
+    let beyond = xq(&[
+        "render",
+        "fixtures/judge/two-repetitions.pgn",
+        "--ply",
+        "15",
+    ]);
+    assert_eq!(
+        (beyond.code, beyond.stderr.as_str()),
+        (2, "xq: --ply 15: the line has only 14 plies\n")
+    );
+}
+
+#[test]
 fn the_html_report_is_one_self_contained_file() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("report.html");

@@ -303,12 +303,10 @@ pub(crate) enum JudgeFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct RenderArgs {
-    /// The position (default: the starting position).
-    #[arg(long)]
-    pub(crate) fen: Option<String>,
-    /// Moves to play first, in any notation; the last one is marked.
-    #[arg(long)]
-    pub(crate) moves: Option<String>,
+    /// The position: a record's (`FILE`, after `--ply N` of its main line), or a FEN, then
+    /// `--moves`; the last move is marked.
+    #[command(flatten)]
+    pub(crate) line: LineArgs,
     /// Black's side at the bottom.
     #[arg(long)]
     pub(crate) flip: bool,

@@ -8,26 +8,18 @@ use super::line::{Source, read_line};
 use crate::{CliError, ExitStatus, args::RenderArgs};
 
 pub(crate) fn run(args: &RenderArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let input = crate::args::InputArgs {
-        encoding: None,
-        from: None,
-    };
-    let mut pos = super::parse_fen(args.fen.as_deref().unwrap_or(xq_core::START_FEN), true)?;
-    let mut last = None;
-    if args.moves.is_some() {
-        let line = read_line(&Source {
-            file: None,
-            game: 1,
-            fen: args.fen.as_deref(),
-            moves: args.moves.as_deref(),
-            ply: None,
-            input: &input,
-        })?;
+    let line = &args.line;
+    let (pos, last) = if line.file.is_some() || line.moves.is_some() {
+        let line = read_line(&Source::of(line))?;
+        let mut pos = line.start.clone();
         for &m in &line.moves {
             pos.play_unchecked(m);
         }
-        last = line.moves.last().copied();
-    }
+        (pos, line.moves.last().copied())
+    } else {
+        let fen = line.fen.as_deref().unwrap_or(xq_core::START_FEN);
+        (super::parse_fen(fen, true)?, None)
+    };
     let mut arrows = Vec::new();
     for text in &args.arrows {
         let m: xq_core::Move = text.parse().map_err(|_| {
