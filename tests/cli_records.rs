@@ -455,3 +455,44 @@ fn strict_mode_fails_readable_but_non_standard_notation() {
     );
     assert!(e["message"].as_str().unwrap().contains("C2.5"), "{e}");
 }
+
+#[test]
+fn show_wraps_a_long_variation_and_indents_nested_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("long.pgn");
+    let long: Vec<&str> = [
+        "马二进三",
+        "马８进７",
+        "车一平二",
+        "车９平８",
+        "兵七进一",
+        "卒７进１",
+        "马八进七",
+        "马２进３",
+    ]
+    .iter()
+    .copied()
+    .cycle()
+    .take(8)
+    .collect();
+    let variation = long
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {} {}", i + 1, pair[0], pair[1]))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let text = format!(
+        "[Event \"long\"]\n\n1. 炮二平五 ({variation} 5. 炮八平九 (5. 车九进一 车１平２) 炮８平９ \
+         6. 车九平八 炮２进４ 7. 兵三进一 象３进５ 8. 相三进一 车１平２) 马８进７ *\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let (stdout, stderr, code) = xq(&["show", path.to_str().unwrap()]).parts();
+    assert_eq!(code, 0, "{stderr}");
+    let width = |l: &str| {
+        l.chars()
+            .map(|c| if c.is_ascii() { 1 } else { 2 })
+            .sum::<usize>()
+    };
+    assert!(stdout.lines().all(|l| width(l) <= 90), "{stdout}");
+    insta::assert_snapshot!("show_long_variation", stdout);
+}

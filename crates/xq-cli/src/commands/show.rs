@@ -131,9 +131,11 @@ fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result
             writeln!(out, "      {{{}}}", indent(c))?;
         }
         for v in &node.variations {
-            let mut words = Vec::new();
-            line_words(v, pos.clone(), ply, notation, &mut words);
-            writeln!(out, "      ( {} )", words.join(" "))?;
+            let mut tree = Tree {
+                out: &mut *out,
+                notation,
+            };
+            tree.variation(v, pos.clone(), ply, 0)?;
         }
         play(&mut pos, node);
     }
@@ -162,39 +164,74 @@ fn display_width(s: &str) -> usize {
     s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
 }
 
-/// A variation as PGN-like words: numbers, moves, `{comments}` and nested `( … )`.
-fn line_words(
-    line: &[Node],
-    mut pos: Option<Position>,
-    first: usize,
+/// Variations printed as a tree: each on its own lines, indented by its depth; a nested
+/// variation breaks its parent's line and the parent goes on below it; long lines wrap.
+struct Tree<'a> {
+    out: &'a mut dyn Write,
     notation: Notation,
-    words: &mut Vec<String>,
-) {
-    // Black's move gets its number at the start and after anything that interrupts the round.
-    let mut interrupted = true;
-    for (i, node) in line.iter().enumerate() {
-        let ply = first + i;
-        if let Some(b) = &node.before {
-            words.push(format!("{{{}}}", indent(b)));
-            interrupted = true;
+}
+
+/// The width a line of a variation wraps at (terminal columns).
+const WRAP: usize = 78;
+
+impl Tree<'_> {
+    /// Writes `line` (whose first move is ply `first`) as one variation at `depth`.
+    fn variation(
+        &mut self,
+        line: &[Node],
+        mut pos: Option<Position>,
+        first: usize,
+        depth: usize,
+    ) -> std::io::Result<()> {
+        let margin = " ".repeat(6 + 2 * depth);
+        // The words waiting to be written on the current row, and whether a row was written.
+        let mut row: Vec<String> = vec!["(".to_owned()];
+        // Black's move gets its number at the start and after anything that interrupts the round.
+        let mut interrupted = true;
+        for (i, node) in line.iter().enumerate() {
+            let ply = first + i;
+            if let Some(b) = &node.before {
+                row.push(format!("{{{}}}", indent(b)));
+                interrupted = true;
+            }
+            if ply.is_multiple_of(2) {
+                row.push(format!("{}.", ply / 2 + 1));
+            } else if interrupted {
+                row.push(format!("{}…", ply / 2 + 1));
+            }
+            row.push(visible(&move_text(pos.as_ref(), node, self.notation)).into_owned());
+            interrupted = false;
+            if let Some(c) = &node.comment {
+                row.push(format!("{{{}}}", indent(c)));
+                interrupted = true;
+            }
+            if !node.variations.is_empty() {
+                self.row(&margin, &mut row)?;
+                for v in &node.variations {
+                    self.variation(v, pos.clone(), ply, depth + 1)?;
+                }
+                interrupted = true;
+            } else if display_width(&row.join(" ")) + margin.len() > WRAP {
+                self.row(&margin, &mut row)?;
+            }
+            play(&mut pos, node);
         }
-        if ply.is_multiple_of(2) {
-            words.push(format!("{}.", ply / 2 + 1));
-        } else if interrupted {
-            words.push(format!("{}…", ply / 2 + 1));
+        row.push(")".to_owned());
+        self.row(&margin, &mut row)
+    }
+
+    /// Writes the waiting words as one row (a continuation row is indented past the bracket).
+    fn row(&mut self, margin: &str, row: &mut Vec<String>) -> std::io::Result<()> {
+        if row.is_empty() {
+            return Ok(());
         }
-        words.push(visible(&move_text(pos.as_ref(), node, notation)).into_owned());
-        interrupted = false;
-        if let Some(c) = &node.comment {
-            words.push(format!("{{{}}}", indent(c)));
-            interrupted = true;
-        }
-        for v in &node.variations {
-            words.push("(".to_owned());
-            line_words(v, pos.clone(), ply, notation, words);
-            words.push(")".to_owned());
-            interrupted = true;
-        }
-        play(&mut pos, node);
+        let lead = if row[0] == "(" || row[0] == ")" {
+            ""
+        } else {
+            "  "
+        };
+        writeln!(self.out, "{margin}{lead}{}", row.join(" "))?;
+        row.clear();
+        Ok(())
     }
 }
