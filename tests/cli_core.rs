@@ -88,3 +88,40 @@ fn usage_errors_exit_2() {
     assert_eq!(xq(&["perft", "--depth", "x"]).code, 2);
     assert_eq!(xq(&["--version"]).code, 0);
 }
+
+#[test]
+fn the_help_lists_every_command_by_who_uses_it() {
+    let (help, _, code) = xq(&["--help"]).parts();
+    assert_eq!(code, 0);
+    // Every command clap knows (as the man page lists them) is in the grouped list, which is
+    // written by hand.
+    let (man, _, _) = xq(&["man"]).parts();
+    let commands: Vec<&str> = man
+        .lines()
+        .filter_map(|l| l.strip_prefix("xq\\-")?.strip_suffix("(1)"))
+        .collect();
+    assert!(commands.len() >= 14, "{commands:?}");
+    for command in commands {
+        assert!(
+            help.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{command} "))),
+            "{command} missing from the help:\n{help}"
+        );
+    }
+    insta::assert_snapshot!("help", help);
+}
+
+#[test]
+fn completions_and_the_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let (script, stderr, code) = xq(&["completions", shell]).parts();
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            script.contains("banned") && script.contains("judge"),
+            "{shell}"
+        );
+    }
+    let (man, _, code) = xq(&["man"]).parts();
+    assert_eq!(code, 0);
+    assert!(man.contains(".TH xq 1") && man.contains("judge"), "{man}");
+}

@@ -2,10 +2,52 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// Xiangqi (Chinese chess) toolkit: move generation, notation, game records and the
-/// CXA 2020 repetition rules.
+/// The help's command list, grouped by who uses what (every command must appear here: a test
+/// checks it).
+const HELP: &str = "\
+{about-with-newline}
+{usage-heading} {usage}
+
+For arbiters:
+  judge        Judge a repetition: each move's nature with the reason, the ruling and its clause
+  limit        The 60-round audit (自然限着), ply by ply, with the check cap
+  banned       The moves the side to move may not play (a forbidden repetition); UCCI banmoves
+  render       Draw a position as SVG (a FEN, moves, or a record at a ply)
+
+For archivists:
+  validate     Replay every game of files and directories; report every bad move with its place
+  show         Show a game: tags, moves, comments and variations in any notation
+  convert      Convert records between formats and notations, saying what a format cannot hold
+
+For tool authors:
+  move         Read move tokens in a position and show each in every notation
+  notation     Convert a move list to another notation
+  fen          Validate and normalise a FEN, and draw the board
+  perft        Count the legal move tree (tests the move generator)
+
+Shell:
+  completions  Print shell completions (bash, zsh, fish, elvish, powershell)
+  man          Print the man page (roff)
+  help         Print this message or the help of a command
+
+Options:
+{options}
+
+`xq COMMAND --help` tells more; docs/cli.md in the project has every option and format.
+";
+
+/// The command line.
 #[derive(Debug, Parser)]
-#[command(name = "xq", version, about, long_about = None, rename_all = "kebab-case")]
+#[command(
+    name = "xq",
+    version,
+    about = "xq: Xiangqi (Chinese chess) for arbiters, archivists and tool authors: repetition \
+             rulings under the CXA 2020 rules (棋例) or the Asian rules, game records in every \
+             common format and encoding, every move notation.",
+    long_about = None,
+    rename_all = "kebab-case",
+    help_template = HELP
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -42,6 +84,14 @@ pub(crate) enum Command {
     /// continue a repetition the rules make that side change, with the ruling; drawn
     /// repetitions listed apart.
     Banned(BannedArgs),
+    /// Print shell completions for xq: `xq completions bash > /etc/bash_completion.d/xq`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `xq man > xq.1`.
+    Man,
 }
 
 /// How to print a result.

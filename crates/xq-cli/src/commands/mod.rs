@@ -37,6 +37,19 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
         Command::Convert(args) => convert::run(&args, out),
         Command::Show(args) => show::run(&args, out),
         Command::Banned(args) => banned::run(&args, out),
+        Command::Completions { shell } => {
+            // Into memory first: the generator panics on a write error (a closed pipe), and
+            // `out` reports one as an error instead.
+            let mut script = Vec::new();
+            let mut cli = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cli, "xq", &mut script);
+            out.write_all(&script)?;
+            Ok(ExitStatus::Success)
+        }
+        Command::Man => {
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(out)?;
+            Ok(ExitStatus::Success)
+        }
     }
 }
 
