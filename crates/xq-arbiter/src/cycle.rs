@@ -45,6 +45,21 @@ pub fn find(positions: &[Position]) -> Option<Cycle> {
     })
 }
 
+/// The whole stretch from the *first* earlier occurrence of the final position to the end of
+/// the line, however many cycles (and whatever different ways round) it holds: how the Asian
+/// rules judge a repetition. `None` if the final position has not occurred before.
+pub fn find_from_first(positions: &[Position]) -> Option<Cycle> {
+    let last = find(positions)?;
+    let n = positions.len() - 1;
+    let final_pos = &positions[n];
+    let first = (0..n).find(|&k| positions[k].same_position(final_pos))?;
+    Some(Cycle {
+        start_ply: first,
+        plies: n - first,
+        occurrences: last.occurrences,
+    })
+}
+
 /// A stretch of a line in which every move brings back a position seen earlier in the line: one
 /// repetition, however many times its cycle is played.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]

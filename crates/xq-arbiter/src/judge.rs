@@ -99,7 +99,7 @@ pub fn judge(start: &Position, moves: &[Move], options: JudgeOptions) -> Judgeme
     let profile = options.profile;
     let positions = cycle::positions(start, moves);
     let limit = limit::count(&positions, moves, options.limit);
-    let found = cycle::find(&positions).filter(|c| c.plies >= 2);
+    let found = profile.rules().cycle(&positions).filter(|c| c.plies >= 2);
     let Some(cyc) = found else {
         let first = moves.len().saturating_sub(MAX_UNREPEATED);
         let classified = classify_window(

@@ -10,8 +10,11 @@
 
 use std::fmt;
 
+use xq_core::Position;
+
 use crate::{
     classify::MoveInContext,
+    cycle::{self, Cycle},
     facts::{Chase, Classified, Reason},
     nature::Nature,
     pattern::{Pattern, Persistence},
@@ -42,6 +45,12 @@ pub trait RuleSet: fmt::Debug + Send + Sync {
 
     /// The ruling on a cycle with these patterns.
     fn rule(&self, red: &Pattern, black: &Pattern) -> Ruling;
+
+    /// The stretch of a line that is judged when its final position repeats. By default the
+    /// shortest: from the most recent earlier occurrence ([`cycle::find`]).
+    fn cycle(&self, positions: &[Position]) -> Option<Cycle> {
+        cycle::find(positions)
+    }
 
     /// Whether the first-rounds rule (a drawn repetition within the first 25 rounds makes Red
     /// change) is part of this rule set's tournament procedure by default: the number of rounds

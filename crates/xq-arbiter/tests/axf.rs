@@ -264,3 +264,57 @@ fn one_check_one_chase_is_a_draw_in_asia_and_forbidden_in_china() {
     );
     assert_eq!(cxa.sides.unwrap().red.name, "一将一捉");
 }
+
+/// What `m` creates in `fen`, as (attacker, target) pairs, sorted.
+fn created(fen: &str, m: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> =
+        xq_arbiter::axf::chase::new_chases(&pos(fen), m.parse().unwrap())
+            .into_iter()
+            .map(|c| (c.attacker.to_string(), c.target.to_string()))
+            .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_discovered_attack_on_a_piece_already_attacked_is_a_new_chase() {
+    // The rook on a5 already attacks the unprotected cannon on c5; the horse leaving c2 lets the
+    // rook on c0 attack it too: a new attacker, a new chase.
+    assert_eq!(
+        created("5k3/9/9/9/R1c6/9/9/2N6/9/2RK5 w", "c2b4"),
+        [("c0".to_owned(), "c5".to_owned())]
+    );
+    // The same rook sliding along the rank and still attacking the cannon creates nothing.
+    assert_eq!(created("5k3/9/9/9/R1c6/9/9/2N6/9/2RK5 w", "a5b5"), []);
+}
+
+#[test]
+fn the_asian_rules_judge_from_the_first_occurrence_of_the_repeated_position() {
+    // The start comes back twice: first after both sides shuffle their kings, then after Red's
+    // rook checks twice. The Chinese rules judge the last cycle (Red's perpetual check); the
+    // Asian rules the whole stretch from the first occurrence, in which Red does not only check.
+    let start = pos("R8/4k4/9/9/9/9/9/9/9/3K5 w");
+    let moves: Vec<Move> = "d0d1 e8e7 d1d0 e7e8 a9a8 e8e9 a8a9 e9e8"
+        .split(' ')
+        .map(|m| m.parse().unwrap())
+        .collect();
+    let under = |profile| {
+        judge(
+            &start,
+            &moves,
+            JudgeOptions {
+                profile,
+                opening_rounds: 0,
+                ..JudgeOptions::default()
+            },
+        )
+    };
+    let cxa = under(Profile::CXA2020);
+    assert_eq!(cxa.verdict, Verdict::RedMustChange);
+    assert_eq!(cxa.cycle.unwrap().start_ply, 4);
+    let axf = under(Profile::AXF);
+    let cycle = axf.cycle.unwrap();
+    assert_eq!((cycle.start_ply, cycle.plies, cycle.occurrences), (0, 8, 3));
+    assert_eq!(axf.verdict, Verdict::Draw);
+    assert_eq!(axf.moves.len(), 8);
+}

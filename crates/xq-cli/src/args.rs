@@ -6,6 +6,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// checks it).
 const HELP: &str = "\
 {about-with-newline}
+Repetition rulings under the CXA 2020 rules (棋例) or the Asian rules, game records in every
+common format and encoding, every move notation.
+
 {usage-heading} {usage}
 
 For arbiters:
@@ -41,9 +44,7 @@ Options:
 #[command(
     name = "xq",
     version,
-    about = "xq: Xiangqi (Chinese chess) for arbiters, archivists and tool authors: repetition \
-             rulings under the CXA 2020 rules (棋例) or the Asian rules, game records in every \
-             common format and encoding, every move notation.",
+    about = "xq: Xiangqi (Chinese chess) for arbiters, archivists and tool authors",
     long_about = None,
     rename_all = "kebab-case",
     help_template = HELP

@@ -133,18 +133,22 @@ fn why_chased(pos: &Position, m: Move, attacker: Piece, target: Piece) -> Option
     })
 }
 
-/// The chases `m` creates: what the mover chases after it and did not before. Targets are named
-/// where they stand after the move.
+/// The chases `m` creates: the (attacker, target) pairs the mover has after it and did not have
+/// before — a piece newly attacked, or a piece already attacked that another attacker now
+/// attacks as well (a discovered attack is new). The moved piece is the same attacker on its new
+/// point, so a rook that slides along a line and keeps attacking the same piece creates nothing.
+/// Targets are named where they stand after the move.
 pub fn new_chases(before: &Position, m: Move) -> Vec<Chase> {
     let mover = before.turn();
     let mut after = before.clone();
     after.play_unchecked(m);
-    let old: Vec<Square> = chased(before, mover)
+    let moved = |sq: Square| if sq == m.from { m.to } else { sq };
+    let old: Vec<(Square, Square)> = chased(before, mover)
         .into_iter()
-        .map(|c| c.target)
+        .map(|c| (moved(c.attacker), c.target))
         .collect();
     chased(&after, mover)
         .into_iter()
-        .filter(|c| !old.contains(&c.target))
+        .filter(|c| !old.contains(&(c.attacker, c.target)))
         .collect()
 }

@@ -6,6 +6,8 @@
 //!   chase going.
 //! - **Forbidden** are only perpetual check and the perpetual chase of one and the same piece
 //!   (followed as it moves); 长杀, 一将一捉 and chasing pieces in turn (捉多子) are allowed.
+//! - **The stretch judged** runs from the first occurrence of the repeated position to the end,
+//!   every cycle played in it included.
 //! - **Rulings**: perpetual check outranks perpetual chase; chasing a rook pinned by a horse
 //!   outranks another chase (WXF diagrams 39–41); the same violation on both sides is a draw
 //!   (see [`ruling`]).
@@ -13,8 +15,11 @@
 pub mod chase;
 pub mod ruling;
 
+use xq_core::Position;
+
 use crate::{
     classify::MoveInContext,
+    cycle::{self, Cycle},
     facts::{Chase, Classified, IdleReason, Reason},
     nature::Nature,
     pattern::{Pattern, Persistence},
@@ -60,6 +65,7 @@ impl RuleSet for Axf {
         p.forbidden = p.perpetual_check() || persistence.same_piece;
         if p.all(Nature::Chase) && !persistence.same_piece {
             "捉多子".clone_into(&mut p.name);
+            "chasing different pieces in turn".clone_into(&mut p.name_en);
         }
         p.pinned_rook = p.forbidden && persistence.pinned_rook;
         p
@@ -67,5 +73,11 @@ impl RuleSet for Axf {
 
     fn rule(&self, red: &Pattern, black: &Pattern) -> Ruling {
         ruling::rule(red, black)
+    }
+
+    /// The whole stretch from the first occurrence of the repeated position, whatever plies
+    /// follow it: every cycle played counts.
+    fn cycle(&self, positions: &[Position]) -> Option<Cycle> {
+        cycle::find_from_first(positions)
     }
 }
