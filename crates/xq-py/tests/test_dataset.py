@@ -147,3 +147,29 @@ def test_failures_are_counted_in_the_manifest(tmp_path):
     assert m["failures"][0]["errors"][0]["kind"] == "no_match"
     first = json.loads((tmp_path / "out" / "part-00000.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert len(bytes.fromhex(first["legal_mask"])) == xq.MASK_BYTES
+
+
+def test_split_is_blake2b_as_hashlib_computes_it(sample):
+    # The split is computed in Rust (for this package and the `xq dataset` command alike): it
+    # must stay the hash documented, so datasets written before and elsewhere keep their splits.
+    import hashlib
+
+    ids = [f"{p}#{i}" for p in ("a.pgn", "棋谱/b.xqf", "<bytes>") for i in range(300)]
+    for validation in (0.0, 0.1, 0.5, 1.0):
+        for gid in ids:
+            h = int.from_bytes(hashlib.blake2b(gid.encode("utf-8"), digest_size=8).digest(), "big")
+            assert xq.split_of(gid, validation) == ("validation" if h / 2**64 < validation else "train")
+
+
+def test_schema_comes_from_the_one_definition():
+    # `_xq._schema` gives the columns as pyarrow writes their types; the mapping loses nothing.
+    for table in ("positions", "games"):
+        columns = xq._xq._schema(table)
+        assert [(f.name, str(f.type)) for f in xq.schema(table)] == columns
+    with pytest.raises(ValueError):
+        xq.schema("moves")
+
+
+def test_shard_size_must_be_positive(sample, tmp_path):
+    with pytest.raises(ValueError):
+        xq.write_dataset(sample, str(tmp_path / "x"), format="jsonl", shard_size=0)
