@@ -87,12 +87,27 @@ fn parse_encoding(name: &str) -> PyResult<Encoding> {
     })
 }
 
-/// Read options from the Python arguments.
-pub(crate) fn options(encoding: Option<&str>, format: Option<&str>) -> PyResult<ReadOptions> {
-    Ok(ReadOptions {
+/// Read options and the notation mode from the Python arguments.
+fn options(
+    encoding: Option<&str>,
+    format: Option<&str>,
+    strict: bool,
+) -> PyResult<(ReadOptions, Mode)> {
+    let options = ReadOptions {
         encoding: encoding.map(parse_encoding).transpose()?,
         format: format.map(parse_format).transpose()?,
-    })
+    };
+    Ok((options, if strict { Mode::Strict } else { Mode::Lenient }))
+}
+
+/// `jobs` worker threads (all cores by default), and a notation reader for each.
+fn workers(jobs: Option<usize>, mode: Mode) -> PyResult<(rayon::ThreadPool, ReaderPool)> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
+    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    Ok((pool, readers))
 }
 
 /// A file or buffer read and every game replayed: the games, or why nothing could be read
@@ -201,11 +216,7 @@ fn parallel<T: Send>(
     mode: Mode,
     f: impl Fn(&str, bool, &mut Reader) -> T + Sync,
 ) -> PyResult<Vec<T>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
-    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    let (pool, readers) = workers(jobs, mode)?;
     Ok(pool.install(|| {
         paths
             .par_iter()
@@ -250,13 +261,8 @@ pub(crate) fn _stream_file(
     jobs: Option<usize>,
     strict: bool,
 ) -> PyResult<GameChunks> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
-    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    let (opts, mode) = options(encoding, format, strict)?;
+    let (pool, readers) = workers(jobs, mode)?;
     let p = Path::new(&path);
     let shared = found
         && p.extension()
@@ -397,8 +403,7 @@ pub(crate) fn _read_files(
     jobs: Option<usize>,
     strict: bool,
 ) -> PyResult<Vec<PyGame>> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let (opts, mode) = options(encoding, format, strict)?;
     let files = py.detach(|| {
         parallel(&paths, jobs, mode, |path, found, reader| {
             read_path(path, found, opts, reader)
@@ -422,8 +427,7 @@ pub(crate) fn _read_bytes(
     format: Option<&str>,
     strict: bool,
 ) -> PyResult<Vec<PyGame>> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let (opts, mode) = options(encoding, format, strict)?;
     let bytes = data.as_bytes().to_vec();
     let file = py.detach(move || {
         let extension = name
@@ -454,8 +458,7 @@ pub(crate) fn _validate_files(
     jobs: Option<usize>,
     strict: bool,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let (opts, mode) = options(encoding, format, strict)?;
     let rows: Vec<serde_json::Value> = py.detach(|| -> PyResult<Vec<serde_json::Value>> {
         let files = parallel(&paths, jobs, mode, |path, found, reader| {
             let mut file = read_path(path, found, opts, reader);
