@@ -304,6 +304,14 @@ impl<W: Write + Send> ParquetWriter<W> {
         Ok(())
     }
 
+    /// Writes a record batch of the table (after the rows pushed so far).
+    pub fn write_batch(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
+        if !self.batch.is_empty() {
+            self.writer.write(&self.batch.finish()?)?;
+        }
+        self.writer.write(batch)
+    }
+
     /// Writes what is left and the file's footer; gives back the output.
     pub fn finish(mut self) -> Result<W, ParquetError> {
         if !self.batch.is_empty() {

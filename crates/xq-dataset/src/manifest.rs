@@ -70,8 +70,19 @@ pub struct FailedGame {
     pub file: Option<String>,
     /// Which game of the file (0-based); `None` for a file that gave none.
     pub game: Option<usize>,
-    /// What is wrong: the first bad move of each line, or why nothing could be read.
+    /// What is wrong: the first bad move of each line, or why nothing could be read (each
+    /// with its keys sorted, as `Game.errors` gives them in Python).
+    #[serde(serialize_with = "keys_sorted")]
     pub errors: Vec<Failure>,
+}
+
+fn keys_sorted<S: serde::Serializer>(errors: &[Failure], s: S) -> Result<S::Ok, S::Error> {
+    let values = errors
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(serde::ser::Error::custom)?;
+    values.serialize(s)
 }
 
 /// A part file.

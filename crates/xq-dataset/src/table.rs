@@ -328,7 +328,7 @@ pub fn json_line(row: &Row<'_>) -> String {
 
 /// Gives `sink` the rows of `source` in `table`: one for the games table, one per ply of the
 /// main line for the positions table (none when the game has no start position).
-pub fn rows(source: &Source<'_>, table: Table, options: &Options, sink: &mut impl FnMut(Row<'_>)) {
+pub fn rows(source: &Source<'_>, table: Table, options: &Options, sink: &mut dyn FnMut(Row<'_>)) {
     match table {
         Table::Games => sink(Row::Game(game_row(source, options))),
         Table::Positions => position_rows(source, options, sink),
@@ -395,7 +395,7 @@ pub(crate) fn legal_mask(pos: &Position) -> [u8; vocab::PACKED] {
     bits
 }
 
-fn position_rows(s: &Source<'_>, o: &Options, sink: &mut impl FnMut(Row<'_>)) {
+fn position_rows(s: &Source<'_>, o: &Options, sink: &mut dyn FnMut(Row<'_>)) {
     let Some(start) = s.start else { return };
     let id = game_id(s.file, s.index);
     let split = split_of(&id, o.validation);
