@@ -235,6 +235,16 @@ fn options_are_checked_and_flip_shows_red_to_move() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--validation"), "{}", run.stderr);
     assert!(!out.exists());
+    let run = xq(&[
+        "dataset",
+        "fixtures/records/ccpd",
+        "--out",
+        "-",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("is not a directory"), "{}", run.stderr);
     let run = dataset(&out, &["--format", "jsonl", "--flip", "--validation", "1"]);
     assert_eq!(run.code, 1);
     let m = manifest(&out);
