@@ -63,6 +63,11 @@ def test_natures_are_the_arbiters(ccpd, cxa_cases, tmp_path):
     assert batch.column("nature").to_pylist() == [m.kind for m in xq.judge(case["fen"], case["moves"]).moves]
     (plain,) = xq.scan(pgn)
     assert plain.column("nature").null_count == plain.num_rows
+    # write_dataset passes natures on, and says so in the manifest.
+    m = xq.write_dataset(pgn, str(tmp_path / "out"), format="jsonl", natures=True)
+    assert m["options"]["natures"] is True
+    rows = [json.loads(line) for line in (tmp_path / "out" / "part-00000.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["nature"] for r in rows] == batch.column("nature").to_pylist()
 
 
 def test_repetition_and_split_are_deterministic(sample):
