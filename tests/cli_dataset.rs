@@ -275,3 +275,33 @@ fn parquet_in_a_build_without_it_says_how_to_build_it() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("--features parquet"));
 }
+
+#[test]
+fn a_missing_input_is_said_once_and_in_the_manifest_and_the_rest_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("p");
+    let run = xq(&[
+        "dataset",
+        "fixtures/records/no-such-file.pgn",
+        "fixtures/records/ccpd/00000007.pgn",
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.matches("no-such-file.pgn").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    let m = manifest(&out);
+    assert_eq!(
+        m["failures"][0]["file"],
+        "fixtures/records/no-such-file.pgn"
+    );
+    assert_eq!(m["failures"][0]["errors"][0]["kind"], "io");
+    assert_eq!(m["counts"]["failed_games"], 1);
+    assert!(m["counts"]["rows"].as_u64().unwrap() > 0);
+}

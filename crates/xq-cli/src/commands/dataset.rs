@@ -196,7 +196,6 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         writeln!(out, "{}: skipped: {}", s.display, s.why)?;
     }
     for m in &missing {
-        writeln!(out, "{}: cannot read it: {}", m.display, m.error)?;
         run.failed_file(
             &m.display,
             io_failure(format!("cannot read it: {}", m.error)),
@@ -212,7 +211,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
     let mut hashes = Vec::with_capacity(files.len());
     for batch in files.chunks(validate::BATCH) {
         // Read, replay and encode each small file in parallel; a large one waits for its turn.
-        let results: Vec<(Checked<Kept>, Option<Encoding>)> = pool.install(|| {
+        let results: Vec<(Checked<Kept>, Option<Encoding>, Option<String>)> = pool.install(|| {
             batch
                 .par_iter()
                 .map(|input| {
@@ -225,14 +224,15 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
                         }
                         _ => None,
                     };
-                    (checked, encoded)
+                    let hash = xq_dataset::sha256_file(&input.path).ok();
+                    (checked, encoded, hash)
                 })
                 .collect()
         });
-        for (input, (checked, encoded)) in batch.iter().zip(results) {
+        for (input, (checked, encoded, sha256)) in batch.iter().zip(results) {
             hashes.push(ManifestInput {
                 file: input.display.clone(),
-                sha256: xq_dataset::sha256_file(&input.path).ok(),
+                sha256,
             });
             match checked {
                 Checked::Large => run.large(input, plan, &readers, &pool, out)?,
