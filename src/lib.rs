@@ -144,3 +144,10 @@ pub mod report {
 pub mod render {
     pub use xq_render::*;
 }
+
+/// Records as tables: the games and positions tables (one row per ply, legal-move masks, the
+/// 2,086-move vocabulary's labels), JSON lines, and Arrow/Parquet with the `parquet` feature
+/// (`xq-dataset`).
+pub mod dataset {
+    pub use xq_dataset::*;
+}

@@ -21,6 +21,7 @@ For archivists:
   validate     Replay every game of files and directories; report every bad move with its place
   show         Show a game: tags, moves, comments and variations in any notation
   convert      Convert records between formats and notations, saying what a format cannot hold
+  dataset      Write the positions or games table as Parquet or JSON-lines parts with a manifest
 
 For tool authors:
   move         Read move tokens in a position and show each in every notation
@@ -73,6 +74,9 @@ pub(crate) enum Command {
     /// Convert game records between formats and notations, keeping comments and variations
     /// where the target can hold them (and saying what it dropped where it cannot).
     Convert(ConvertArgs),
+    /// Write the positions table (one row per ply, for machine learning) or the games table of
+    /// records as a dataset: Parquet or JSON-lines part files and a `_manifest.json`.
+    Dataset(DatasetArgs),
     /// Show a game: its tags, then its moves in a notation with comments and variations.
     Show(ShowArgs),
     /// Draw a board as SVG: both sides' file numbers, the river, the pieces by name, the last
@@ -537,6 +541,12 @@ pub(crate) enum TargetFormat {
     Csv,
     /// A move list, one game per line.
     Txt,
+    /// The games table as JSON lines: `--out` is a directory of `part-00000.jsonl` … and a
+    /// `_manifest.json` (as `xq dataset --table games --format jsonl`).
+    Jsonl,
+    /// The games table as Parquet (a build with the `parquet` feature): `part-00000.parquet` …
+    /// and a `_manifest.json`.
+    Parquet,
 }
 
 /// A notation for moves in records.
@@ -588,6 +598,9 @@ pub(crate) struct ConvertArgs {
     /// Leave outputs that already exist as they are (to finish an interrupted batch).
     #[arg(long)]
     pub(crate) skip_existing: bool,
+    /// With `--to jsonl|parquet`: rows at most in a part file.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) shard_size: u64,
     /// Follow symbolic links found in directories to wherever they point (by default a link
     /// leading out of the directory given is listed as skipped).
     #[arg(long)]
@@ -619,6 +632,67 @@ pub(crate) struct ShowArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+    #[command(flatten)]
+    pub(crate) input: InputArgs,
+}
+
+/// A dataset's table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TableArg {
+    /// One row per ply of every main line: FEN, move, label, legal-move mask, result for the
+    /// side to move, …
+    Positions,
+    /// One row per game: tags, start FEN, moves in ICCS and Chinese, result, whether it replays.
+    Games,
+}
+
+/// A dataset's file format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DatasetFormat {
+    /// Apache Parquet, zstd (a build with the `parquet` feature).
+    Parquet,
+    /// JSON lines: one object per row, the legal mask in hex.
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DatasetArgs {
+    /// Record files, and directories to search (recursively) for records.
+    #[arg(required = true)]
+    pub(crate) paths: Vec<std::path::PathBuf>,
+    /// The dataset's directory (created if need be).
+    #[arg(long)]
+    pub(crate) out: std::path::PathBuf,
+    /// Which table.
+    #[arg(long, value_enum, default_value_t = TableArg::Positions)]
+    pub(crate) table: TableArg,
+    /// The part files' format.
+    #[arg(long, value_enum, default_value_t = DatasetFormat::Parquet)]
+    pub(crate) format: DatasetFormat,
+    /// Rows at most in a part file.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) shard_size: u64,
+    /// Rotate every Black-to-move position so that the side to move is Red.
+    #[arg(long)]
+    pub(crate) flip: bool,
+    /// Mirror every position left to right.
+    #[arg(long)]
+    pub(crate) mirror: bool,
+    /// Classify every move (将 杀 捉 兑 献 拦 跟 闲) under the CXA 2020 rules (about 0.1 ms a move).
+    #[arg(long)]
+    pub(crate) natures: bool,
+    /// The share of games in the validation split (by a hash of the game id).
+    #[arg(long, default_value_t = 0.1)]
+    pub(crate) validation: f64,
+    /// Replace a dataset already in the directory (its part files and manifest).
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// How many threads read files (default: one per core).
+    #[arg(long, short = 'j')]
+    pub(crate) jobs: Option<usize>,
+    /// Follow symbolic links found in directories to wherever they point.
+    #[arg(long)]
+    pub(crate) follow: bool,
     #[command(flatten)]
     pub(crate) input: InputArgs,
 }

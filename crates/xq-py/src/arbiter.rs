@@ -2,9 +2,9 @@
 
 use pyo3::{exceptions::PyValueError, prelude::*};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use xq_arbiter::{
-    JudgeOptions, Judgement, Lang, Profile, explain,
+    JudgeOptions, Lang, Profile, explain,
     judge::JudgedMove,
     limit::{CapApplies, LimitOptions, audit},
 };
@@ -80,76 +80,11 @@ pub(crate) struct PyJudgement {
     /// The judged moves.
     #[pyo3(get)]
     moves: Vec<PyJudgedMove>,
+    /// The JSON report as a value, for the getters and `to_dict`.
     report: Value,
     /// The ruling report of `xq-report` (the same model `xq judge` renders).
     model: xq_report::Report,
     lang: Lang,
-}
-
-/// The report as the CLI's `xq judge --format json` gives it for a FEN and moves (verdict,
-/// rules, clause, explanation, cycle, sides, limit, moves, opening).
-fn report_value(j: &Judgement, moves: &[PyJudgedMove], lang: Lang) -> Value {
-    let side = |c: Color| {
-        let pattern = match &j.sides {
-            Some(s) => {
-                let p = if c == Color::Red { &s.red } else { &s.black };
-                (p.name.clone(), p.forbidden)
-            }
-            None => {
-                let mine: Vec<&xq_arbiter::Classified> = j
-                    .moves
-                    .iter()
-                    .filter(|m| m.classified.side == c)
-                    .map(|m| &m.classified)
-                    .collect();
-                let p = xq_arbiter::Pattern::of(
-                    &mine,
-                    Profile::by_name(j.rules).unwrap_or_default(),
-                    xq_arbiter::pattern::Persistence::default(),
-                );
-                (p.name, p.forbidden)
-            }
-        };
-        json!({ "pattern": pattern.0, "forbidden": pattern.1 })
-    };
-    let zh = lang == Lang::Chinese;
-    let moves_json: Vec<Value> = j
-        .moves
-        .iter()
-        .zip(moves)
-        .map(|(jm, m)| {
-            json!({
-                "ply": m.ply,
-                "side": m.side,
-                "iccs": m.iccs,
-                "chinese": m.chinese,
-                "kind": m.kind,
-                "reason": serde_json::to_value(&jm.classified.reason).unwrap_or(Value::Null),
-                "explanation": if zh { &m.explanation_zh } else { &m.explanation },
-            })
-        })
-        .collect();
-    json!({
-        "verdict": j.verdict.name(),
-        "rules": j.rules,
-        "clause": j.clause,
-        "explanation": if zh { &j.why_zh } else { &j.why_en },
-        "cycle": j.cycle.map(|c| json!({
-            "start_ply": c.start_ply + 1,
-            "plies": c.plies,
-            "occurrences": c.occurrences,
-        })),
-        "sides": { "red": side(Color::Red), "black": side(Color::Black) },
-        "limit": serde_json::to_value(&j.limit).unwrap_or(Value::Null),
-        "moves": moves_json,
-        "opening": j.opening.as_ref().map(|o| json!({
-            "rounds": o.rounds,
-            "round": o.round,
-            "cycles": o.cycles,
-            "applies": o.applies,
-            "explanation": if zh { &o.why_zh } else { &o.why_en },
-        })),
-    })
 }
 
 fn judged_move(m: &JudgedMove) -> PyJudgedMove {
@@ -189,7 +124,7 @@ impl PyJudgement {
     /// What the first-rounds rule says, when it bears on the repetition (else `None`).
     #[getter]
     fn opening(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.report["opening"])
+        to_py(py, self.report.get("opening").unwrap_or(&Value::Null))
     }
 
     /// The whole report as a dict (the JSON of `to_json`).
@@ -197,13 +132,14 @@ impl PyJudgement {
         to_py(py, &self.report)
     }
 
-    /// The report as JSON, in the shape of `xq judge --format json` (explanations in the
-    /// language `judge` was called with).
+    /// The report as JSON: what `xq judge --format json` writes for the same FEN and moves
+    /// (one rendering, `xq_report::Report::to_json`), explanations in the language `judge` was
+    /// called with; `indent` lays it out on lines.
     #[pyo3(signature = (indent = None))]
     fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
         let text = match indent {
-            None => serde_json::to_string(&self.report),
-            Some(_) => serde_json::to_string_pretty(&self.report),
+            None => self.model.to_json(self.lang),
+            Some(n) => self.model.to_json_indented(self.lang, n),
         };
         text.map_err(|e| PyValueError::new_err(e.to_string()))
     }
@@ -288,10 +224,13 @@ pub(crate) fn judge(
     let (j, moves, report, model) = py.detach(|| {
         let j = xq_arbiter::judge(&start, &line, options);
         let moves: Vec<PyJudgedMove> = j.moves.iter().map(judged_move).collect();
-        let report = report_value(&j, &moves, lang);
         let model = xq_report::Report::new(&j, &xq_report::Line::new(start.clone(), line.clone()));
+        let report = model
+            .to_json(lang)
+            .and_then(|text| serde_json::from_str::<Value>(&text));
         (j, moves, report, model)
     });
+    let report = report.map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(PyJudgement {
         verdict: j.verdict.name(),
         rules: j.rules,

@@ -266,17 +266,6 @@ impl PyBoard {
         let undo = self.pos.make_move(m);
         self.stack.push((m, undo, hash));
     }
-
-    /// Bit `label` set for every legal move, packed little-endian into 261 bytes.
-    pub(crate) fn packed_mask(pos: &Position) -> [u8; vocab::PACKED] {
-        let mut bits = [0u8; vocab::PACKED];
-        for &m in pos.legal_moves().iter() {
-            if let Some(i) = vocab::index(m) {
-                bits[i / 8] |= 1 << (i % 8);
-            }
-        }
-        bits
-    }
 }
 
 #[pymethods]

@@ -60,5 +60,8 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::GameChunks>()?;
     m.add_function(wrap_pyfunction!(records::_validate_files, m)?)?;
     m.add_function(wrap_pyfunction!(records::_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_json_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(records::split_of, m)?)?;
     Ok(())
 }

@@ -9,11 +9,12 @@ use pyo3::{
     types::{PyBytes, PyDict},
 };
 use rayon::prelude::*;
-use xq_core::{Color, Move, Position, START_FEN, vocab};
-use xq_notation::{ChineseStyle, Mode, Notation, Reader, ReaderPool, write};
+use xq_core::{Move, Position, START_FEN};
+use xq_dataset::{GameRow, Options as TableOptions, PositionRow, Row, Source, Table};
+use xq_notation::{Mode, Reader, ReaderPool, write};
 use xq_record::{
     Encoding, Failure, Format, Game, GameReport, ReadError, ReadErrorKind, ReadOptions, ReportRow,
-    game::Outcome, replay::start_position, validate_game,
+    game::Outcome, validate_game,
 };
 
 use crate::{
@@ -86,28 +87,27 @@ fn parse_encoding(name: &str) -> PyResult<Encoding> {
     })
 }
 
-/// Read options from the Python arguments.
-pub(crate) fn options(encoding: Option<&str>, format: Option<&str>) -> PyResult<ReadOptions> {
-    Ok(ReadOptions {
+/// Read options and the notation mode from the Python arguments.
+fn options(
+    encoding: Option<&str>,
+    format: Option<&str>,
+    strict: bool,
+) -> PyResult<(ReadOptions, Mode)> {
+    let options = ReadOptions {
         encoding: encoding.map(parse_encoding).transpose()?,
         format: format.map(parse_format).transpose()?,
-    })
+    };
+    Ok((options, if strict { Mode::Strict } else { Mode::Lenient }))
 }
 
-/// The start position a replayed game is played from (the side to move corrected from the
-/// first move, as replay does) and its main line up to the first bad move.
-fn line_of(game: &Game, plies: usize) -> (Option<Position>, Vec<Move>) {
-    let Ok((mut start, _)) = start_position(game) else {
-        return (None, Vec::new());
-    };
-    let mainline: Vec<Move> = game.moves.iter().take(plies).map_while(|n| n.m).collect();
-    if let Some(&first) = mainline.first()
-        && !start.is_legal(first)
-        && start.passed().is_legal(first)
-    {
-        start = start.passed();
-    }
-    (Some(start), mainline)
+/// `jobs` worker threads (all cores by default), and a notation reader for each.
+fn workers(jobs: Option<usize>, mode: Mode) -> PyResult<(rayon::ThreadPool, ReaderPool)> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
+    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    Ok((pool, readers))
 }
 
 /// A file or buffer read and every game replayed: the games, or why nothing could be read
@@ -216,11 +216,7 @@ fn parallel<T: Send>(
     mode: Mode,
     f: impl Fn(&str, bool, &mut Reader) -> T + Sync,
 ) -> PyResult<Vec<T>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
-    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    let (pool, readers) = workers(jobs, mode)?;
     Ok(pool.install(|| {
         paths
             .par_iter()
@@ -265,13 +261,8 @@ pub(crate) fn _stream_file(
     jobs: Option<usize>,
     strict: bool,
 ) -> PyResult<GameChunks> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
-    let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    let (opts, mode) = options(encoding, format, strict)?;
+    let (pool, readers) = workers(jobs, mode)?;
     let p = Path::new(&path);
     let shared = found
         && p.extension()
@@ -385,11 +376,7 @@ fn games_of(file: FileGames) -> Vec<PyGame> {
         .into_iter()
         .enumerate()
         .map(|(i, (game, report))| {
-            let (start, mainline) = if report.error.as_ref().is_some_and(|e| e.ply.is_none()) {
-                (None, Vec::new())
-            } else {
-                line_of(&game, report.plies)
-            };
+            let (start, mainline) = xq_dataset::line_of(&game, &report);
             PyGame {
                 file: file.file.clone(),
                 index: Some(i),
@@ -416,8 +403,7 @@ pub(crate) fn _read_files(
     jobs: Option<usize>,
     strict: bool,
 ) -> PyResult<Vec<PyGame>> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let (opts, mode) = options(encoding, format, strict)?;
     let files = py.detach(|| {
         parallel(&paths, jobs, mode, |path, found, reader| {
             read_path(path, found, opts, reader)
@@ -441,8 +427,7 @@ pub(crate) fn _read_bytes(
     format: Option<&str>,
     strict: bool,
 ) -> PyResult<Vec<PyGame>> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let (opts, mode) = options(encoding, format, strict)?;
     let bytes = data.as_bytes().to_vec();
     let file = py.detach(move || {
         let extension = name
@@ -473,8 +458,7 @@ pub(crate) fn _validate_files(
     jobs: Option<usize>,
     strict: bool,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let opts = options(encoding, format)?;
-    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let (opts, mode) = options(encoding, format, strict)?;
     let rows: Vec<serde_json::Value> = py.detach(|| -> PyResult<Vec<serde_json::Value>> {
         let files = parallel(&paths, jobs, mode, |path, found, reader| {
             let mut file = read_path(path, found, opts, reader);
@@ -657,207 +641,165 @@ impl PyGame {
     }
 }
 
-/// The Chinese form of every move of a line.
-fn chinese_line(start: &Position, line: &[Move]) -> Vec<String> {
-    let mut pos = start.clone();
-    line.iter()
-        .map(|&m| {
-            let t = write(&pos, m, Notation::Chinese(ChineseStyle::default()));
-            pos.play_unchecked(m);
-            t
-        })
-        .collect()
+impl PyGame {
+    /// The game as the tables see it.
+    fn source(&self) -> Source<'_> {
+        Source {
+            file: self.file.as_deref(),
+            index: self.index,
+            game: &self.game,
+            ok: self.report.ok,
+            error: self.report.error.as_ref(),
+            start: self.start.as_ref(),
+            mainline: &self.mainline,
+        }
+    }
 }
 
-/// Columns of the games or positions table for a batch of games (see `xq.scan`).
+fn parse_table(table: &str) -> PyResult<Table> {
+    Table::from_name(table).ok_or_else(|| {
+        PyValueError::new_err(format!("unknown table `{table}`: use positions or games"))
+    })
+}
+
+/// The games table's columns, as Python lists.
 #[derive(Default)]
-struct Columns {
-    // games
+struct GameColumns {
     game_id: Vec<String>,
     file: Vec<Option<String>>,
-    index: Vec<Option<usize>>,
+    index: Vec<Option<u32>>,
     tags: Vec<Vec<(String, String)>>,
+    red: Vec<Option<String>>,
+    black: Vec<Option<String>>,
+    event: Vec<Option<String>>,
+    opening: Vec<Option<String>>,
     start_fen: Vec<String>,
     moves_iccs: Vec<Vec<String>>,
     moves_chinese: Vec<Vec<String>>,
     result: Vec<Option<&'static str>>,
+    plies: Vec<u16>,
     ok: Vec<bool>,
     error: Vec<Option<String>>,
-    plies: Vec<usize>,
-    // positions, in Arrow's layout
+    split: Vec<&'static str>,
+}
+
+/// The positions table's columns, in Arrow's layout.
+#[derive(Default)]
+struct PositionColumns {
     rows: usize,
-    position_game: Strings,
+    game_id: Strings,
     ply: Ints<2>,
     fen: Strings,
     move_iccs: Strings,
     label: Ints<2>,
     mask: Vec<u8>,
     result_stm: Ints<1>,
-    halfmoves: Ints<2>,
-    repetitions: Ints<1>,
-    natures: Strings,
+    halfmove_clock: Ints<2>,
+    repetition: Ints<1>,
+    nature: Strings,
+    split: Strings,
 }
 
-fn game_id(file: Option<&str>, index: Option<usize>) -> String {
-    format!(
-        "{}#{}",
-        file.unwrap_or("<bytes>"),
-        index.map_or_else(|| "-".to_owned(), |i| i.to_string())
-    )
-}
+impl GameColumns {
+    fn push(&mut self, r: GameRow) {
+        self.game_id.push(r.game_id);
+        self.file.push(r.file);
+        self.index.push(r.index);
+        self.tags.push(r.tags);
+        self.red.push(r.red);
+        self.black.push(r.black);
+        self.event.push(r.event);
+        self.opening.push(r.opening);
+        self.start_fen.push(r.start_fen);
+        self.moves_iccs.push(r.moves_iccs);
+        self.moves_chinese.push(r.moves_chinese);
+        self.result.push(r.result);
+        self.plies.push(r.plies);
+        self.ok.push(r.ok);
+        self.error.push(r.error);
+        self.split.push(r.split);
+    }
 
-fn add_game(c: &mut Columns, g: &PyGame) {
-    c.game_id.push(game_id(g.file.as_deref(), g.index));
-    c.file.push(g.file.clone());
-    c.index.push(g.index);
-    c.tags.push(g.game.tags.clone());
-    c.start_fen.push(
-        g.start
-            .as_ref()
-            .map_or_else(|| START_FEN.to_owned(), Position::fen),
-    );
-    c.moves_iccs
-        .push(g.mainline.iter().map(ToString::to_string).collect());
-    c.moves_chinese.push(
-        g.start
-            .as_ref()
-            .map_or_else(Vec::new, |s| chinese_line(s, &g.mainline)),
-    );
-    c.result.push(
-        g.game
-            .outcome()
-            .filter(|o| *o != Outcome::Unknown)
-            .map(Outcome::pgn),
-    );
-    c.ok.push(g.report.ok);
-    c.error.push(
-        g.report
-            .error
-            .as_ref()
-            .map(|e| format!("{}: {}", e.kind, e.message)),
-    );
-    c.plies.push(g.mainline.len());
-}
-
-/// Options of the positions table.
-#[derive(Copy, Clone, Debug)]
-struct PositionOptions {
-    /// Show every position with the side to move as Red (rotate Black-to-move positions).
-    flip: bool,
-    /// Mirror every position left to right.
-    mirror: bool,
-    /// Classify every move (将 杀 捉 兑 献 拦 跟 闲) under the CXA 2020 rules.
-    natures: bool,
-}
-
-fn add_positions(c: &mut Columns, g: &PyGame, o: PositionOptions) {
-    let Some(start) = &g.start else { return };
-    let id = game_id(g.file.as_deref(), g.index);
-    let winner = match g.game.outcome() {
-        Some(Outcome::RedWins) => Some(Color::Red),
-        Some(Outcome::BlackWins) => Some(Color::Black),
-        _ => None,
-    };
-    let draw = g.game.outcome() == Some(Outcome::Draw);
-    let natures: Vec<&'static str> = if o.natures {
-        xq_arbiter::classify_line(
-            start,
-            &g.mainline,
-            xq_arbiter::Effort::default(),
-            xq_arbiter::Profile::CXA2020,
-        )
-        .iter()
-        .map(|c| c.nature.chinese())
-        .collect()
-    } else {
-        Vec::new()
-    };
-    let mut pos = start.clone();
-    let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
-    for (i, &m) in g.mainline.iter().enumerate() {
-        c.natures.push(natures.get(i).copied());
-        c.rows += 1;
-        let count = seen.entry(pos.hash()).or_insert(0);
-        *count += 1;
-        let repetitions = *count;
-        let stm = pos.turn();
-        let (shown, shown_move) = transform(&pos, m, o);
-        c.position_game.push(Some(&id));
-        c.ply
-            .push(Some(i64::from(u16::try_from(i + 1).unwrap_or(u16::MAX))));
-        c.fen.push(Some(&shown.fen()));
-        c.move_iccs.push(Some(&shown_move.to_string()));
-        c.label.push(vocab::index(shown_move).map(|l| l as i64));
-        c.mask.extend_from_slice(&PyBoard::packed_mask(&shown));
-        c.result_stm.push(match winner {
-            Some(w) => Some(if w == stm { 1 } else { -1 }),
-            None if draw => Some(0),
-            None => None,
-        });
-        c.halfmoves
-            .push(Some(i64::from(pos.halfmoves().min(u32::from(u16::MAX)))));
-        c.repetitions.push(Some(i64::from(repetitions.min(255))));
-        pos.play_unchecked(m);
+    fn into_py<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("game_id", self.game_id)?;
+        d.set_item("file", self.file)?;
+        d.set_item("index", self.index)?;
+        d.set_item("tags", self.tags)?;
+        d.set_item("red", self.red)?;
+        d.set_item("black", self.black)?;
+        d.set_item("event", self.event)?;
+        d.set_item("opening", self.opening)?;
+        d.set_item("start_fen", self.start_fen)?;
+        d.set_item("moves_iccs", self.moves_iccs)?;
+        d.set_item("moves_chinese", self.moves_chinese)?;
+        d.set_item("result", self.result)?;
+        d.set_item("plies", self.plies)?;
+        d.set_item("ok", self.ok)?;
+        d.set_item("error", self.error)?;
+        d.set_item("split", self.split)?;
+        Ok(d)
     }
 }
 
-/// The position and move as the table shows them: rotated so that the side to move is Red
-/// (`flip`), mirrored left to right (`mirror`).
-fn transform(pos: &Position, m: Move, o: PositionOptions) -> (Position, Move) {
-    let rotate = o.flip && pos.turn() == Color::Black;
-    if !rotate && !o.mirror {
-        return (pos.clone(), m);
+impl PositionColumns {
+    fn push(&mut self, r: &PositionRow<'_>) {
+        self.rows += 1;
+        self.game_id.push(Some(r.game_id));
+        self.ply.push(Some(i64::from(r.ply)));
+        self.fen.push(Some(&r.fen));
+        self.move_iccs.push(Some(&r.move_iccs));
+        self.label.push(r.label.map(i64::from));
+        self.mask.extend_from_slice(&r.legal_mask);
+        self.result_stm.push(r.result_stm.map(i64::from));
+        self.halfmove_clock.push(Some(i64::from(r.halfmove_clock)));
+        self.repetition.push(Some(i64::from(r.repetition)));
+        self.nature.push(r.nature);
+        self.split.push(Some(r.split));
     }
-    let mut setup = pos.to_setup();
-    let mut m = m;
-    if rotate {
-        setup = rotate_setup(&setup);
-        m = m.rotate();
+
+    /// Arrow buffers: strings (validity, offsets, data), integers (validity, values), the masks
+    /// as one `bytes` of 261 bytes a row.
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("rows", self.rows)?;
+        d.set_item("game_id", self.game_id.to_py(py)?)?;
+        d.set_item("ply", self.ply.to_py(py)?)?;
+        d.set_item("fen", self.fen.to_py(py)?)?;
+        d.set_item("move_iccs", self.move_iccs.to_py(py)?)?;
+        d.set_item("label", self.label.to_py(py)?)?;
+        d.set_item("legal_mask", PyBytes::new(py, &self.mask))?;
+        d.set_item("result_stm", self.result_stm.to_py(py)?)?;
+        d.set_item("halfmove_clock", self.halfmove_clock.to_py(py)?)?;
+        d.set_item("repetition", self.repetition.to_py(py)?)?;
+        d.set_item("nature", self.nature.to_py(py)?)?;
+        d.set_item("split", self.split.to_py(py)?)?;
+        Ok(d)
     }
-    if o.mirror {
-        setup = mirror_setup(&setup);
-        m = Move::new(m.from.flip_horizontal(), m.to.flip_horizontal());
-    }
-    let shown = Position::from_setup(setup.clone())
-        .or_else(xq_core::PositionError::ignore_implausible)
-        .unwrap_or_else(|_| pos.clone());
-    (shown, m)
 }
 
-fn rotate_setup(s: &xq_core::Setup) -> xq_core::Setup {
-    let mut board = xq_core::Board::empty();
-    for sq in xq_core::Square::all() {
-        if let Some(p) = s.board.piece_at(sq) {
-            board.put(sq.rotate(), xq_core::Piece::new(p.color.other(), p.role));
+/// Gives `f` every row of `games` in `table` (`xq_dataset::rows`), without the GIL.
+fn each_row<T: Send>(
+    py: Python<'_>,
+    games: &[PyRef<'_, PyGame>],
+    table: Table,
+    options: TableOptions,
+    mut into: T,
+    f: impl Fn(&mut T, Row<'_>) + Send + Sync,
+) -> T {
+    let refs: Vec<&PyGame> = games.iter().map(|g| &**g).collect();
+    py.detach(|| {
+        for g in refs {
+            xq_dataset::rows(&g.source(), table, &options, &mut |row| f(&mut into, row));
         }
-    }
-    xq_core::Setup {
-        board,
-        turn: s.turn.other(),
-        halfmoves: s.halfmoves,
-        fullmoves: s.fullmoves,
-    }
+        into
+    })
 }
 
-fn mirror_setup(s: &xq_core::Setup) -> xq_core::Setup {
-    let mut board = xq_core::Board::empty();
-    for sq in xq_core::Square::all() {
-        if let Some(p) = s.board.piece_at(sq) {
-            board.put(sq.flip_horizontal(), p);
-        }
-    }
-    xq_core::Setup {
-        board,
-        turn: s.turn,
-        halfmoves: s.halfmoves,
-        fullmoves: s.fullmoves,
-    }
-}
-
-/// The games or positions table of `games` as Python columns (lists, and the legal masks as one
-/// `bytes` of 261 bytes a row); `xq.scan` turns them into an Arrow record batch.
+/// The games or positions table of `games` as Python columns (see `xq.scan`; the rows are
+/// `xq_dataset`'s, the one definition the `xq dataset` command writes too).
 #[pyfunction]
-#[pyo3(signature = (games, table = "positions", flip = false, mirror = false, natures = false))]
+#[pyo3(signature = (games, table = "positions", flip = false, mirror = false, natures = false, validation = 0.1))]
 pub(crate) fn _columns<'py>(
     py: Python<'py>,
     games: Vec<PyRef<'py, PyGame>>,
@@ -865,59 +807,83 @@ pub(crate) fn _columns<'py>(
     flip: bool,
     mirror: bool,
     natures: bool,
+    validation: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let refs: Vec<&PyGame> = games.iter().map(|g| &**g).collect();
-    let positions = match table {
-        "positions" => true,
-        "games" => false,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown table `{table}`: use positions or games"
-            )));
-        }
-    };
-    let o = PositionOptions {
+    let table = parse_table(table)?;
+    let o = TableOptions {
         flip,
         mirror,
         natures,
+        validation,
     };
-    let c = py.detach(|| {
-        let mut c = Columns::default();
-        for g in refs {
-            if positions {
-                add_positions(&mut c, g, o);
-            } else {
-                add_game(&mut c, g);
+    match table {
+        Table::Games => each_row(py, &games, table, o, GameColumns::default(), |c, row| {
+            if let Row::Game(r) = row {
+                c.push(r);
             }
-        }
-        c
-    });
-    let d = PyDict::new(py);
-    if positions {
-        // Arrow buffers: strings (validity, offsets, data), integers (validity, values).
-        d.set_item("rows", c.rows)?;
-        d.set_item("game_id", c.position_game.to_py(py)?)?;
-        d.set_item("ply", c.ply.to_py(py)?)?;
-        d.set_item("fen", c.fen.to_py(py)?)?;
-        d.set_item("move_iccs", c.move_iccs.to_py(py)?)?;
-        d.set_item("label", c.label.to_py(py)?)?;
-        d.set_item("legal_mask", PyBytes::new(py, &c.mask))?;
-        d.set_item("result_stm", c.result_stm.to_py(py)?)?;
-        d.set_item("halfmove_clock", c.halfmoves.to_py(py)?)?;
-        d.set_item("repetition", c.repetitions.to_py(py)?)?;
-        d.set_item("nature", c.natures.to_py(py)?)?;
-    } else {
-        d.set_item("game_id", c.game_id)?;
-        d.set_item("file", c.file)?;
-        d.set_item("index", c.index)?;
-        d.set_item("tags", c.tags)?;
-        d.set_item("start_fen", c.start_fen)?;
-        d.set_item("moves_iccs", c.moves_iccs)?;
-        d.set_item("moves_chinese", c.moves_chinese)?;
-        d.set_item("result", c.result)?;
-        d.set_item("ok", c.ok)?;
-        d.set_item("error", c.error)?;
-        d.set_item("plies", c.plies)?;
+        })
+        .into_py(py),
+        Table::Positions => each_row(
+            py,
+            &games,
+            table,
+            o,
+            PositionColumns::default(),
+            |c, row| {
+                if let Row::Position(r) = row {
+                    c.push(&r);
+                }
+            },
+        )
+        .to_py(py),
     }
-    Ok(d)
+}
+
+/// The rows of `games` in `table` as JSON lines (without newlines), as `xq dataset --format
+/// jsonl` writes them.
+#[pyfunction]
+#[pyo3(signature = (games, table = "positions", flip = false, mirror = false, natures = false, validation = 0.1))]
+pub(crate) fn _json_lines(
+    py: Python<'_>,
+    games: Vec<PyRef<'_, PyGame>>,
+    table: &str,
+    flip: bool,
+    mirror: bool,
+    natures: bool,
+    validation: f64,
+) -> PyResult<Vec<String>> {
+    let o = TableOptions {
+        flip,
+        mirror,
+        natures,
+        validation,
+    };
+    Ok(each_row(
+        py,
+        &games,
+        parse_table(table)?,
+        o,
+        Vec::new(),
+        |lines, row| {
+            lines.push(xq_dataset::json_line(&row));
+        },
+    ))
+}
+
+/// The columns of `table`: `(name, type)` pairs, the types as pyarrow writes them.
+#[pyfunction]
+pub(crate) fn _schema(table: &str) -> PyResult<Vec<(&'static str, String)>> {
+    Ok(xq_dataset::columns(parse_table(table)?)
+        .iter()
+        .map(|&(name, t)| (name, t.name()))
+        .collect())
+}
+
+/// `"validation"` for about a `validation` share of games, `"train"` for the others, decided by
+/// a hash of the game id (BLAKE2b with an 8-byte digest): the same on every machine, in every
+/// run, and in the `xq dataset` command.
+#[pyfunction]
+#[pyo3(signature = (game_id, validation = 0.1))]
+pub(crate) fn split_of(game_id: &str, validation: f64) -> &'static str {
+    xq_dataset::split_of(game_id, validation)
 }

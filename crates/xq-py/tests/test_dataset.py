@@ -63,6 +63,11 @@ def test_natures_are_the_arbiters(ccpd, cxa_cases, tmp_path):
     assert batch.column("nature").to_pylist() == [m.kind for m in xq.judge(case["fen"], case["moves"]).moves]
     (plain,) = xq.scan(pgn)
     assert plain.column("nature").null_count == plain.num_rows
+    # write_dataset passes natures on, and says so in the manifest.
+    m = xq.write_dataset(pgn, str(tmp_path / "out"), format="jsonl", natures=True)
+    assert m["options"]["natures"] is True
+    rows = [json.loads(line) for line in (tmp_path / "out" / "part-00000.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["nature"] for r in rows] == batch.column("nature").to_pylist()
 
 
 def test_repetition_and_split_are_deterministic(sample):
@@ -147,3 +152,82 @@ def test_failures_are_counted_in_the_manifest(tmp_path):
     assert m["failures"][0]["errors"][0]["kind"] == "no_match"
     first = json.loads((tmp_path / "out" / "part-00000.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert len(bytes.fromhex(first["legal_mask"])) == xq.MASK_BYTES
+
+
+def test_split_is_blake2b_as_hashlib_computes_it(sample):
+    # The split is computed in Rust (for this package and the `xq dataset` command alike): it
+    # must stay the hash documented, so datasets written before and elsewhere keep their splits.
+    import hashlib
+
+    ids = [f"{p}#{i}" for p in ("a.pgn", "棋谱/b.xqf", "<bytes>") for i in range(300)]
+    for validation in (0.0, 0.1, 0.5, 1.0):
+        for gid in ids:
+            h = int.from_bytes(hashlib.blake2b(gid.encode("utf-8"), digest_size=8).digest(), "big")
+            assert xq.split_of(gid, validation) == ("validation" if h / 2**64 < validation else "train")
+
+
+def test_schema_comes_from_the_one_definition():
+    # `_xq._schema` gives the columns as pyarrow writes their types; the mapping loses nothing.
+    for table in ("positions", "games"):
+        columns = xq._xq._schema(table)
+        assert [(f.name, str(f.type)) for f in xq.schema(table)] == columns
+    with pytest.raises(ValueError):
+        xq.schema("moves")
+
+
+def test_shard_size_must_be_positive(sample, tmp_path):
+    with pytest.raises(ValueError):
+        xq.write_dataset(sample, str(tmp_path / "x"), format="jsonl", shard_size=0)
+
+
+def _xq_command():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    return next(
+        (p for p in (root / "target" / "debug" / "xq", root / "target" / "release" / "xq") if p.exists()),
+        None,
+    )
+
+
+def test_the_command_writes_the_same_dataset(sample, tmp_path):
+    """`xq dataset` and `xq.write_dataset` build their rows from one definition (xq-dataset):
+    the same JSON lines and manifest byte for byte, and with Parquet the same table."""
+    import subprocess
+
+    binary = _xq_command()
+    if binary is None:
+        pytest.skip("the xq command is not built (cargo build): nothing to compare with")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "a.pgn").write_text("1. 炮二平五 马８进７ 2. 马二进四 *\n", encoding="utf-8")
+    (bad / "b.xqf").write_bytes(b"not an xqf file at all")
+    for source in (str(sample), str(bad)):
+        for table in ("positions", "games"):
+            cli, py = tmp_path / f"cli-{table}", tmp_path / f"py-{table}"
+            run = subprocess.run(
+                [str(binary), "dataset", source, "--out", str(cli), "--table", table, "--format", "jsonl",
+                 "--shard-size", "700", "--force"],
+                capture_output=True,
+            )
+            assert run.returncode in (0, 1), run.stderr
+            xq.write_dataset(source, str(py), table, format="jsonl", shard_size=700)
+            names = sorted(p.name for p in py.iterdir())
+            assert sorted(p.name for p in cli.iterdir()) == names
+            for name in names:
+                assert (cli / name).read_bytes() == (py / name).read_bytes(), (source, table, name)
+            for d in (cli, py):
+                for p in d.iterdir():
+                    p.unlink()
+    pq = pytest.importorskip("pyarrow.parquet")
+    cli, py = tmp_path / "cli-pq", tmp_path / "py-pq"
+    run = subprocess.run([str(binary), "dataset", str(sample), "--out", str(cli)], capture_output=True)
+    if run.returncode == 2:
+        pytest.skip(f"the xq command was built without Parquet: {run.stderr.decode().strip()}")
+    assert run.returncode == 0, run.stderr
+    xq.write_dataset(sample, str(py), "positions")
+    assert pq.read_table(str(cli / "part-00000.parquet")).equals(pq.read_table(str(py / "part-00000.parquet")))
+    games_cli = tmp_path / "cli-games-pq"
+    subprocess.run([str(binary), "convert", str(sample), "--to", "parquet", "--out", str(games_cli)], check=True)
+    direct = pa.Table.from_batches(list(xq.scan(sample, "games")))
+    assert pq.read_table(str(games_cli / "part-00000.parquet")).equals(direct)

@@ -68,6 +68,19 @@ impl Report {
         serde_json::to_string(&json::ReportJson::new(self, lang))
     }
 
+    /// The report in JSON as [`Report::to_json`] gives it (the same fields in the same order),
+    /// laid out on lines indented by `indent` spaces a level.
+    pub fn to_json_indented(&self, lang: Lang, indent: usize) -> serde_json::Result<String> {
+        use serde::Serialize;
+        let spaces = vec![b' '; indent];
+        let mut out = Vec::new();
+        let formatter = serde_json::ser::PrettyFormatter::with_indent(&spaces);
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+        json::ReportJson::new(self, lang).serialize(&mut ser)?;
+        // serde_json writes UTF-8.
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
     /// The report as one self-contained HTML page (inline SVG boards, no network), ending in a
     /// newline.
     pub fn to_html(&self, lang: Lang) -> String {

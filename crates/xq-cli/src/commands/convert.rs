@@ -29,10 +29,15 @@ use super::{
 };
 use crate::{
     CliError, ExitStatus,
-    args::{ConvertArgs, OutEncoding, RecordNotation, TargetFormat, XqfFlavour},
+    args::{ConvertArgs, DatasetFormat, OutEncoding, RecordNotation, TargetFormat, XqfFlavour},
 };
 
 pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    match args.to {
+        TargetFormat::Jsonl => return super::dataset::convert(args, DatasetFormat::Jsonl, out),
+        TargetFormat::Parquet => return super::dataset::convert(args, DatasetFormat::Parquet, out),
+        _ => {}
+    }
     // `--out -`: the records go to standard output, so the report goes to standard error.
     let mut stderr = io::stderr();
     let out: &mut dyn Write = if args.out.as_os_str() == "-" {
@@ -199,6 +204,8 @@ const fn extension(to: TargetFormat) -> &'static str {
         TargetFormat::Json => "json",
         TargetFormat::Csv => "csv",
         TargetFormat::Txt => "txt",
+        TargetFormat::Jsonl => "jsonl",
+        TargetFormat::Parquet => "parquet",
     }
 }
 
@@ -418,7 +425,10 @@ fn convert_one(
                     recode(write::write_csv_part(&batch, count, count == 0), encoding)
                 }
                 TargetFormat::Txt => recode(write::write_txt(&batch, notation), encoding),
-                TargetFormat::Json | TargetFormat::Xqf => {
+                TargetFormat::Json
+                | TargetFormat::Xqf
+                | TargetFormat::Jsonl
+                | TargetFormat::Parquet => {
                     let mut text = String::new();
                     if count == 0 {
                         text.push_str(xq_record::json::JSON_HEAD);

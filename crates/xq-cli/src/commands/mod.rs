@@ -2,6 +2,7 @@
 
 mod banned;
 mod convert;
+mod dataset;
 mod fen;
 mod inputs;
 mod judge;
@@ -35,6 +36,7 @@ pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError>
         Command::Render(args) => render::run(&args, out),
         Command::Validate(args) => validate::run(&args, out),
         Command::Convert(args) => convert::run(&args, out),
+        Command::Dataset(args) => dataset::run(&args, out),
         Command::Show(args) => show::run(&args, out),
         Command::Banned(args) => banned::run(&args, out),
         Command::Completions { shell } => {

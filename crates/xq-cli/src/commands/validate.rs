@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use xq_notation::{Mode, ReaderPool};
 use xq_record::{
-    Encoding, Failure, Format, GameReport, GameStream, ReadError, ReadErrorKind, ReadOptions,
+    Encoding, Failure, Format, Game, GameReport, GameStream, ReadError, ReadErrorKind, ReadOptions,
     ReportRow, validate_game,
 };
 
@@ -26,9 +26,9 @@ use crate::{
 };
 
 /// Files larger than this are streamed and their games replayed in parallel.
-const LARGE: u64 = 4 << 20;
+pub(crate) const LARGE: u64 = 4 << 20;
 /// Small files checked together (in parallel) before their reports are written.
-const BATCH: usize = 64;
+pub(crate) const BATCH: usize = 64;
 /// Games of a large file replayed together.
 const GROUP: usize = 4096;
 
@@ -83,7 +83,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
                 .par_iter()
                 .map(|input| {
                     readers.with(rayon::current_thread_index(), |reader| {
-                        check_file(input, options, reader)
+                        check_file(input, options, reader, report_only)
                     })
                 })
                 .collect()
@@ -126,13 +126,34 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// A game as a batch command keeps it after replaying it: at least its report.
+pub(crate) trait Replayed: Send {
+    /// The validation report.
+    fn report(&self) -> &GameReport;
+}
+
+impl Replayed for GameReport {
+    fn report(&self) -> &GameReport {
+        self
+    }
+}
+
+/// Replays a game for `validate`: only the report is kept.
+fn report_only(
+    index: usize,
+    mut item: Result<Game, ReadError>,
+    reader: &mut xq_notation::Reader,
+) -> GameReport {
+    validate_game(index, &mut item, reader)
+}
+
 /// What checking one file found.
-enum FileResult {
-    /// The file was read: its format, encoding, and a report per game.
+pub(crate) enum FileResult<G = GameReport> {
+    /// The file was read: its format, encoding, and each game as replayed.
     Read {
         format: Format,
         encoding: Option<Encoding>,
-        games: Vec<GameReport>,
+        games: Vec<G>,
         not_games: usize,
     },
     /// Nothing in the file could be read.
@@ -143,12 +164,19 @@ enum FileResult {
 
 /// A file checked in one task, or one too large for that (its games are checked in parallel
 /// groups when its turn comes).
-enum Checked {
-    Done(FileResult),
+pub(crate) enum Checked<G = GameReport> {
+    Done(FileResult<G>),
     Large,
 }
 
-fn check_file(input: &Input, options: ReadOptions, reader: &mut xq_notation::Reader) -> Checked {
+/// Reads a file that is not large and replays each game with `replay` (given its index, the game
+/// as read or why it cannot be, and the thread's reader).
+pub(crate) fn check_file<G: Replayed>(
+    input: &Input,
+    options: ReadOptions,
+    reader: &mut xq_notation::Reader,
+    replay: impl Fn(usize, Result<Game, ReadError>, &mut xq_notation::Reader) -> G,
+) -> Checked<G> {
     let file = match std::fs::File::open(&input.path) {
         Ok(file) => file,
         Err(e) => {
@@ -172,14 +200,14 @@ fn check_file(input: &Input, options: ReadOptions, reader: &mut xq_notation::Rea
     };
     let (format, encoding, not_games) =
         (stream.format(), stream.encoding(), stream.not_games().len());
-    let games: Vec<GameReport> = stream
+    let games: Vec<G> = stream
         .enumerate()
-        .map(|(i, mut item)| validate_game(i, &mut item, reader))
+        .map(|(i, item)| replay(i, item, reader))
         .collect();
     if input.may_not_be_a_record() {
         let first_word_is_no_move = games
             .first()
-            .and_then(|g| g.error.as_ref())
+            .and_then(|g| g.report().error.as_ref())
             .is_some_and(|e| e.ply == Some(1) && e.kind == "unreadable");
         if games.is_empty() {
             return Checked::Done(FileResult::Skipped("no game record in it".to_owned()));
@@ -213,23 +241,11 @@ fn check_large(
     let (format, encoding) = (stream.format(), stream.encoding());
     let mut index = 0;
     loop {
-        let group: Vec<_> = stream.by_ref().take(GROUP).collect();
-        if group.is_empty() {
+        let games = next_group(&mut stream, index, readers, pool, report_only);
+        if games.is_empty() {
             break;
         }
-        let first = index;
-        index += group.len();
-        let games: Vec<GameReport> = pool.install(|| {
-            group
-                .into_par_iter()
-                .enumerate()
-                .map(|(i, mut item)| {
-                    readers.with(rayon::current_thread_index(), |reader| {
-                        validate_game(first + i, &mut item, reader)
-                    })
-                })
-                .collect()
-        });
+        index += games.len();
         report.current = Some((input.path.clone(), options));
         for game in &games {
             report.game(&input.display, format, encoding, game)?;
@@ -249,6 +265,29 @@ fn check_large(
     }
     report.summary.files += 1;
     Ok(())
+}
+
+/// The next group of games of a (large) file's stream, replayed in parallel with `replay`, their
+/// indices from `first`; empty at the end.
+pub(crate) fn next_group<G: Send>(
+    stream: &mut GameStream<'_>,
+    first: usize,
+    readers: &ReaderPool,
+    pool: &rayon::ThreadPool,
+    replay: impl Fn(usize, Result<Game, ReadError>, &mut xq_notation::Reader) -> G + Sync,
+) -> Vec<G> {
+    let group: Vec<_> = stream.by_ref().take(GROUP).collect();
+    pool.install(|| {
+        group
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, item)| {
+                readers.with(rayon::current_thread_index(), |reader| {
+                    replay(first + i, item, reader)
+                })
+            })
+            .collect()
+    })
 }
 
 /// Counts for the summary.

@@ -271,9 +271,9 @@ def vocabulary_path() -> str:
 
 def split_of(game_id: str, validation: float = 0.1) -> str:
     """`"validation"` for about a `validation` share of games, `"train"` for the others, decided by
-    a hash of the game id: the same on every machine and in every run."""
-    h = int.from_bytes(hashlib.blake2b(game_id.encode("utf-8"), digest_size=8).digest(), "big")
-    return "validation" if h / 2**64 < validation else "train"
+    a hash of the game id (BLAKE2b with an 8-byte digest, as `hashlib.blake2b(game_id,
+    digest_size=8)`): the same on every machine, in every run, and in the `xq dataset` command."""
+    return _xq.split_of(game_id, validation)
 
 
 def unpack_mask(packed: bytes) -> Any:
@@ -291,45 +291,30 @@ def schema(table: str = "positions") -> Any:
     return _schema(table)
 
 
-def _schema(table: str) -> Any:
+def _arrow_type(name: str) -> Any:
+    """The pyarrow type written `name` (as `str(type)` writes it)."""
     import pyarrow as pa
 
-    if table == "positions":
-        return pa.schema(
-            [
-                ("game_id", pa.string()),
-                ("ply", pa.uint16()),
-                ("fen", pa.string()),
-                ("move_iccs", pa.string()),
-                ("label", pa.uint16()),
-                ("legal_mask", pa.binary(MASK_BYTES)),
-                ("result_stm", pa.int8()),
-                ("halfmove_clock", pa.uint16()),
-                ("repetition", pa.uint8()),
-                ("nature", pa.string()),
-                ("split", pa.string()),
-            ]
-        )
-    return pa.schema(
-        [
-            ("game_id", pa.string()),
-            ("file", pa.string()),
-            ("index", pa.uint32()),
-            ("tags", pa.map_(pa.string(), pa.string())),
-            ("red", pa.string()),
-            ("black", pa.string()),
-            ("event", pa.string()),
-            ("opening", pa.string()),
-            ("start_fen", pa.string()),
-            ("moves_iccs", pa.list_(pa.string())),
-            ("moves_chinese", pa.list_(pa.string())),
-            ("result", pa.string()),
-            ("plies", pa.uint16()),
-            ("ok", pa.bool_()),
-            ("error", pa.string()),
-            ("split", pa.string()),
-        ]
-    )
+    if name.startswith("fixed_size_binary[") and name.endswith("]"):
+        return pa.binary(int(name[len("fixed_size_binary[") : -1]))
+    return {
+        "string": pa.string(),
+        "uint8": pa.uint8(),
+        "uint16": pa.uint16(),
+        "uint32": pa.uint32(),
+        "int8": pa.int8(),
+        "bool": pa.bool_(),
+        "map<string, string>": pa.map_(pa.string(), pa.string()),
+        "list<item: string>": pa.list_(pa.string()),
+    }[name]
+
+
+def _schema(table: str) -> Any:
+    # The columns are defined once, in Rust (`xq_dataset::columns`), for this package and the
+    # `xq dataset` command alike.
+    import pyarrow as pa
+
+    return pa.schema([(name, _arrow_type(type_)) for name, type_ in _xq._schema(table)])
 
 
 def record_batch(
@@ -353,64 +338,22 @@ def _batch(
 ) -> Any:
     import pyarrow as pa
 
-    cols = _xq._columns(games, table, flip, mirror, natures)
+    cols = _xq._columns(games, table, flip, mirror, natures, validation)
     schema = _schema(table)
     if table == "positions":
         n = cols["rows"]
 
-        def arr(name: str, type_: Any) -> Any:
+        def arr(name: str) -> Any:
             validity, *buffers = cols[name]
             bufs = [None if validity is None else pa.py_buffer(validity)]
-            return pa.Array.from_buffers(type_, n, bufs + [pa.py_buffer(b) for b in buffers])
+            return pa.Array.from_buffers(schema.field(name).type, n, bufs + [pa.py_buffer(b) for b in buffers])
 
-        game_id = arr("game_id", pa.string())
-        # The split is decided per game: hash each distinct id once.
-        ids = game_id.dictionary_encode()
-        per_game = pa.array([split_of(g, validation) for g in ids.dictionary.to_pylist()], pa.string())
-        split = per_game.take(ids.indices)
         mask = pa.FixedSizeBinaryArray.from_buffers(
             pa.binary(MASK_BYTES), n, [None, pa.py_buffer(cols["legal_mask"])]
         )
-        arrays = [
-            game_id,
-            arr("ply", pa.uint16()),
-            arr("fen", pa.string()),
-            arr("move_iccs", pa.string()),
-            arr("label", pa.uint16()),
-            mask,
-            arr("result_stm", pa.int8()),
-            arr("halfmove_clock", pa.uint16()),
-            arr("repetition", pa.uint8()),
-            arr("nature", pa.string()),
-            split,
-        ]
+        arrays = [mask if f.name == "legal_mask" else arr(f.name) for f in schema]
     else:
-        split = [split_of(g, validation) for g in cols["game_id"]]
-
-        def tag(name: str) -> List[Optional[str]]:
-            out = []
-            for tags in cols["tags"]:
-                out.append(next((v for k, v in tags if k.lower() == name), None))
-            return out
-
-        arrays = [
-            pa.array(cols["game_id"], pa.string()),
-            pa.array(cols["file"], pa.string()),
-            pa.array(cols["index"], pa.uint32()),
-            pa.array(cols["tags"], pa.map_(pa.string(), pa.string())),
-            pa.array(tag("red"), pa.string()),
-            pa.array(tag("black"), pa.string()),
-            pa.array(tag("event"), pa.string()),
-            pa.array(tag("opening"), pa.string()),
-            pa.array(cols["start_fen"], pa.string()),
-            pa.array(cols["moves_iccs"], pa.list_(pa.string())),
-            pa.array(cols["moves_chinese"], pa.list_(pa.string())),
-            pa.array(cols["result"], pa.string()),
-            pa.array(cols["plies"], pa.uint16()),
-            pa.array(cols["ok"], pa.bool_()),
-            pa.array(cols["error"], pa.string()),
-            pa.array(split, pa.string()),
-        ]
+        arrays = [pa.array(cols[f.name], f.type) for f in schema]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
@@ -455,11 +398,14 @@ def scan(
         yield _batch(pending, table, flip, mirror, validation, natures)
 
 
-def _sha256(path: str) -> str:
+def _sha256(path: str) -> Optional[str]:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
+    try:
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError:
+        return None
     return h.hexdigest()
 
 
@@ -473,6 +419,7 @@ def write_dataset(
     flip: bool = False,
     mirror: bool = False,
     validation: float = 0.1,
+    natures: bool = False,
     jobs: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Writes the games or positions table of `paths` into `out_dir` as shards of at most
@@ -480,11 +427,15 @@ def write_dataset(
     their SHA-256, row and game counts, failed games, options, xq version). Each shard is written
     to a temporary name and renamed when complete. Returns the manifest.
 
-    JSON lines hold the legal mask as a hex string."""
-    import pyarrow as pa
-
+    JSON lines hold the legal mask as a hex string and the tags as an object; they are the lines
+    `xq dataset --format jsonl` writes, byte for byte. A file that cannot be hashed (it cannot
+    be read) has a null `sha256`."""
     if format not in ("parquet", "jsonl"):
         raise ValueError(f"unknown format {format!r}: use parquet or jsonl")
+    if table not in ("positions", "games"):
+        raise ValueError(f"unknown table {table!r}: use positions or games")
+    if shard_size < 1:
+        raise ValueError(f"shard_size must be at least 1, not {shard_size}")
     os.makedirs(out_dir, exist_ok=True)
     inputs: List[str] = []
     if isinstance(paths, (str, os.PathLike)):
@@ -504,21 +455,17 @@ def write_dataset(
         name = f"part-{len(shards):05d}.{format}"
         final = os.path.join(out_dir, name)
         tmp = final + ".tmp"
-        tbl = pa.Table.from_batches(pending)
         if format == "parquet":
+            import pyarrow as pa
             import pyarrow.parquet as pq
 
-            pq.write_table(tbl, tmp, compression="zstd")
+            pq.write_table(pa.Table.from_batches(pending), tmp, compression="zstd")
         else:
-            with open(tmp, "w", encoding="utf-8") as f:
-                for row in tbl.to_pylist():
-                    if "legal_mask" in row and row["legal_mask"] is not None:
-                        row["legal_mask"] = row["legal_mask"].hex()
-                    if "tags" in row and row["tags"] is not None:
-                        row["tags"] = dict(row["tags"])
-                    f.write(json.dumps(row, ensure_ascii=False) + "\n")
+            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                for lines in pending:
+                    f.writelines(line + "\n" for line in lines)
         os.replace(tmp, final)
-        shards.append({"file": name, "rows": tbl.num_rows})
+        shards.append({"file": name, "rows": pending_rows})
         pending, pending_rows = [], 0
 
     batch_games = 512
@@ -526,11 +473,16 @@ def write_dataset(
 
     def add(batch_of_games: List[Game]) -> None:
         nonlocal pending_rows
-        batch = _batch(batch_of_games, table, flip, mirror, validation)
+        if format == "parquet":
+            batch = _batch(batch_of_games, table, flip, mirror, validation, natures)
+            rows = batch.num_rows
+        else:
+            batch = _xq._json_lines(batch_of_games, table, flip, mirror, natures, validation)
+            rows = len(batch)
         start = 0
-        while start < batch.num_rows:
-            take = min(batch.num_rows - start, shard_size - pending_rows)
-            pending.append(batch.slice(start, take))
+        while start < rows:
+            take = min(rows - start, shard_size - pending_rows)
+            pending.append(batch.slice(start, take) if format == "parquet" else batch[start : start + take])
             pending_rows += take
             start += take
             if pending_rows >= shard_size:
@@ -553,7 +505,13 @@ def write_dataset(
         "xq_version": __version__,
         "table": table,
         "format": format,
-        "options": {"flip": flip, "mirror": mirror, "validation": validation, "shard_size": shard_size},
+        "options": {
+            "flip": flip,
+            "mirror": mirror,
+            "validation": validation,
+            "shard_size": shard_size,
+            "natures": natures,
+        },
         "inputs": [{"file": p, "sha256": _sha256(p)} for p in inputs],
         "counts": counts,
         "failures": failures,

@@ -420,6 +420,7 @@ def write_dataset(
     flip: bool = False,
     mirror: bool = False,
     validation: float = 0.1,
+    natures: bool = False,
     jobs: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Writes sharded part-NNNNN files and `_manifest.json`; returns the manifest."""
