@@ -81,3 +81,61 @@ fn validate_and_convert_show_the_line_with_a_caret() {
     let convert = convert.stdout.replace(out.to_str().unwrap(), "OUT");
     insta::assert_snapshot!(format!("{}\n{convert}", validate.stdout));
 }
+
+#[test]
+fn a_bad_start_position_in_a_record_shows_a_caret() {
+    // Every command that reads a record's start position shows the line where its FEN is
+    // written, carets under the first problem of the FEN's text (two cells under a Chinese
+    // character), or under the whole FEN when it reads but the position breaks the rules;
+    // DhtmlXQ's binit, which is not a FEN, is marked whole.
+    let (pgn, ubb) = (
+        "fixtures/bad/pgn-bad-start.pgn",
+        "fixtures/bad/dhtmlxq-bad-start.ubb",
+    );
+    let validate = xq(&["validate", pgn, ubb, "-q"]);
+    assert_eq!(validate.code, 1, "{}", validate.stderr);
+    let show = xq(&["show", pgn]);
+    assert_eq!(show.code, 1, "{}", show.stderr);
+    let mut judge = String::new();
+    for (file, game) in [(pgn, "1"), (pgn, "2"), (ubb, "1"), (ubb, "2")] {
+        judge += &error(&["judge", file, "--game", game]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.ubb");
+    let convert = xq(&[
+        "convert",
+        ubb,
+        "--to",
+        "dhtmlxq",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(convert.code, 0, "{}", convert.stderr);
+    let convert = convert.stdout.replace(dir.path().to_str().unwrap(), "OUT");
+    insta::assert_snapshot!(format!(
+        "== validate\n{}== show\n{}== judge\n{judge}== convert\n{convert}",
+        validate.stdout, show.stdout
+    ));
+}
+
+#[test]
+fn the_fen_caret_finds_its_place_in_a_gbk_file() {
+    // The FEN's offset is in the file's own encoding; the line is shown decoded, the carets
+    // where they are in the UTF-8 file.
+    let path = "fixtures/bad/pgn-bad-start.pgn";
+    let text = std::fs::read_to_string(path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let gbk = dir.path().join("gbk.pgn");
+    std::fs::write(&gbk, encoding_rs::GBK.encode(&text).0).unwrap();
+    let shown = |p: &str| {
+        let run = xq(&["validate", p, "-q"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        run.stdout.replace(p, "FILE")
+    };
+    let (utf8, gbk) = (shown(path), shown(gbk.to_str().unwrap()));
+    assert_eq!(gbk, utf8);
+    assert!(
+        utf8.contains("车NBAKABNR w - - 0 1\"]\n    |") && utf8.contains("^^ here"),
+        "{utf8}"
+    );
+}

@@ -9,7 +9,9 @@ use crate::{
     encoding::{self, Encoding},
     error::{ReadError, ReadErrorKind},
     game::Game,
-    json, stream, txt, xqf,
+    json, pgn,
+    place::Place,
+    txt, xqf,
 };
 
 /// A record format.
@@ -207,7 +209,7 @@ pub fn read(
     extension: Option<&str>,
     options: ReadOptions,
 ) -> Result<Records, ReadError> {
-    read_with(bytes, extension, options, crate::pgn::MAX_GAME)
+    read_with(bytes, extension, options, pgn::MAX_GAME)
 }
 
 /// As [`read`], PGN games limited to `max_game` bytes.
@@ -259,12 +261,23 @@ pub(crate) fn read_with(
             .map(Ok)
             .collect(),
         Format::Txt => txt::read_txt(text_or_err()?),
-        Format::Pgn => stream::pgn_games(
+        Format::Pgn => pgn::pgn_games(
             text_or_err()?,
             encoding.unwrap_or(Encoding::Utf8),
             bom,
             max_game,
         ),
+    };
+    // Text readers place start positions in the decoded text; the file has its own offsets.
+    let games = match (format, text.as_deref(), encoding) {
+        (Format::Cbf | Format::Dhtmlxq | Format::Txt, Some(text), Some(encoding)) => {
+            let mut place = Place::new(bom);
+            games
+                .into_iter()
+                .map(|item| place.locate(item, text, encoding))
+                .collect()
+        }
+        _ => games,
     };
     Ok(Records {
         format,

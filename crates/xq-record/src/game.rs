@@ -125,6 +125,15 @@ pub struct Game {
     /// The line of its file where the game starts (text formats), 1-based.
     #[serde(skip)]
     pub line: Option<u32>,
+    /// Where the start position is written (text formats): the byte offset of its first
+    /// character (the FEN tag's value, DhtmlXQ's `fen` or `binit` …) in the file as stored, for
+    /// games read by [`read`](crate::read) and [`GameStream`](crate::GameStream); in the text
+    /// read, for games of the text readers called directly.
+    #[serde(skip)]
+    pub fen_offset: Option<usize>,
+    /// The line (1-based) where the start position is written (text formats).
+    #[serde(skip)]
+    pub fen_line: Option<u32>,
 }
 
 impl Game {

@@ -25,6 +25,7 @@ use crate::{
     format::{self, Format, ReadOptions, Records},
     game::Game,
     pgn::{PgnReader, Skip, Step},
+    place::Place,
 };
 
 /// How much of a file is looked at to tell its encoding and format.
@@ -401,12 +402,7 @@ impl PgnChunks<'_> {
         let (from, skip, game) = loop {
             match reader.step(self.eof) {
                 Step::Game(item) => {
-                    let item = item.map_err(|mut err| {
-                        if let Some(pos) = err.offset {
-                            err.offset = Some(place.offset(&self.text, pos, self.encoding));
-                        }
-                        err
-                    });
+                    let item = place.locate(item, &self.text, self.encoding);
                     self.pending.push_back(item);
                 }
                 Step::Done => {
@@ -454,66 +450,6 @@ fn char_boundary(bytes: &[u8], encoding: Encoding) -> usize {
         cut -= 1;
     }
     cut.max(1).min(bytes.len())
-}
-
-/// Byte offsets in the file of positions in a decoded text, found moving forward.
-struct Place {
-    pos: usize,
-    offset: usize,
-    base: usize,
-}
-
-impl Place {
-    fn new(base: usize) -> Place {
-        Place {
-            pos: 0,
-            offset: base,
-            base,
-        }
-    }
-
-    /// The file offset of `text[pos..]`.
-    fn offset(&mut self, text: &str, pos: usize, encoding: Encoding) -> usize {
-        if pos < self.pos {
-            self.pos = 0;
-            self.offset = self.base;
-        }
-        let piece = text.get(self.pos..pos).unwrap_or("");
-        self.offset += encoded_len(piece, encoding);
-        self.pos = pos;
-        self.offset
-    }
-}
-
-/// The games of PGN `text` (decoded from the bytes at file offset `base` in `encoding`), errors
-/// placed by their byte offset in the file; games longer than `max_game` bytes are errors.
-pub(crate) fn pgn_games(
-    text: &str,
-    encoding: Encoding,
-    base: usize,
-    max_game: usize,
-) -> Vec<Result<Game, ReadError>> {
-    let mut reader = PgnReader::resume(text, 1, 0, Skip::None, true, max_game);
-    let mut place = Place::new(base);
-    let mut games = Vec::new();
-    while let Step::Game(item) = reader.step(true) {
-        games.push(item.map_err(|mut err| {
-            if let Some(pos) = err.offset {
-                err.offset = Some(place.offset(text, pos, encoding));
-            }
-            err
-        }));
-    }
-    games
-}
-
-/// The length of `text` in `encoding`, without a byte-order mark.
-fn encoded_len(text: &str, encoding: Encoding) -> usize {
-    match encoding {
-        Encoding::Utf8 => text.len(),
-        Encoding::Utf16Le | Encoding::Utf16Be => text.encode_utf16().count() * 2,
-        other => encoding::encode(text, other).len(),
-    }
 }
 
 #[cfg(test)]

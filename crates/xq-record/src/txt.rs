@@ -82,14 +82,26 @@ fn split_fen(line: &str) -> (Option<String>, &str) {
 
 /// Reads a move list.
 pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
-    let text = text.trim_start_matches('\u{feff}');
-    let lines: Vec<(u32, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i as u32 + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect();
-    let Some(&(first_no, first)) = lines.first() else {
+    // Each line with its number and where it starts in `text` (after its leading spaces).
+    let mut lines: Vec<(u32, &str, usize)> = Vec::new();
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut at = bom;
+    for (i, raw) in text[bom..].split_inclusive('\n').enumerate() {
+        let start = at + (raw.len() - raw.trim_start().len());
+        at += raw.len();
+        let l = raw.trim();
+        if !l.is_empty() && !l.starts_with('#') {
+            lines.push((i as u32 + 1, l, start));
+        }
+    }
+    // The start position of a game whose line `no`, starting at `at`, gives one.
+    let placed = |fen: Option<String>, no: u32, at: usize| Game {
+        fen_offset: fen.is_some().then_some(at),
+        fen_line: fen.is_some().then_some(no),
+        fen,
+        ..Game::default()
+    };
+    let Some(&(first_no, first, first_at)) = lines.first() else {
         return Vec::new();
     };
     let (fen, rest) = split_fen(first);
@@ -99,26 +111,19 @@ pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
         && lines
             .iter()
             .skip(1)
-            .all(|(_, l)| !l.split_whitespace().any(is_board))
+            .all(|(_, l, _)| !l.split_whitespace().any(is_board))
     {
-        let mut game = Game {
-            fen,
-            ..Game::default()
-        };
-        for &(no, line) in &lines[1..] {
+        let mut game = placed(fen, first_no, first_at);
+        for &(no, line, _) in &lines[1..] {
             moves_into(&mut game, line, no);
         }
-        let _ = first_no;
         return vec![Ok(game)];
     }
     lines
         .iter()
-        .map(|&(no, line)| {
+        .map(|&(no, line, at)| {
             let (fen, rest) = split_fen(line);
-            let mut game = Game {
-                fen,
-                ..Game::default()
-            };
+            let mut game = placed(fen, no, at);
             moves_into(&mut game, rest, no);
             Ok(game)
         })

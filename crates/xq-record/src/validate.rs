@@ -36,9 +36,14 @@ pub struct Failure {
     /// The line of the source file, for text records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
-    /// The byte offset in the file, where known.
+    /// The byte offset in the file, where known (for a bad start position, where its FEN is
+    /// written).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<usize>,
+    /// For a bad start position: the byte range in `fen` of the first problem of its text
+    /// (`None` when the text reads but the position breaks the rules).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen_span: Option<(usize, usize)>,
     /// Which variation: at each level, the ply the variation replaces and its index there.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variation: Vec<(usize, usize)>,
@@ -54,6 +59,7 @@ impl From<&MoveError> for Failure {
             fen: Some(e.fen.clone()),
             line: e.source_line,
             offset: None,
+            fen_span: None,
             variation: e.variation.clone(),
         }
     }
@@ -69,6 +75,7 @@ impl From<&ReadError> for Failure {
             fen: None,
             line: e.line,
             offset: e.offset,
+            fen_span: None,
             variation: Vec::new(),
         }
     }
@@ -208,11 +215,12 @@ pub fn validate_game(
         report.error = Some(Failure {
             ply: Some(0),
             kind: "bad_start",
-            message: why,
+            message: why.message,
             text: None,
             fen: game.fen.clone(),
-            line: game.line,
-            offset: None,
+            line: game.fen_line.or(game.line),
+            offset: game.fen_offset,
+            fen_span: why.span.map(|s| (s.start, s.end)),
             variation: Vec::new(),
         });
         return report;
@@ -333,6 +341,58 @@ mod tests {
         let r = check("1. 炮二平五 { never closed\n");
         let e = r.error.unwrap();
         assert_eq!((e.ply, e.kind, e.line), (None, "syntax", Some(1)));
+    }
+
+    #[test]
+    fn a_bad_start_says_where_its_fen_is_written() {
+        // The FEN's place is a byte offset in the file as stored (a Chinese character takes 3
+        // bytes in UTF-8, 2 in GBK); the first problem's span is in the FEN.
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w";
+        let pgn = format!("[Event \"中国\"]\n[FEN \"{fen}\"]\n1. 炮二平五 *\n");
+        let ubb = format!(
+            "<p>中国</p>\n[DhtmlXQ]\n[DhtmlXQ_fen] {fen}[/DhtmlXQ_fen]\n[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n"
+        );
+        let txt = format!("# 中国\n  {fen} 炮二平五\n");
+        for (text, ext, utf8_at, line) in [
+            (&pgn, "pgn", 23, 2),
+            (&ubb, "ubb", 38, 3),
+            (&txt, "txt", 11, 2),
+        ] {
+            for (encoding, at) in [(Encoding::Utf8, utf8_at), (Encoding::Gbk, utf8_at - 2)] {
+                let bytes = crate::encoding::encode(text, encoding);
+                let options = ReadOptions {
+                    encoding: Some(encoding),
+                    format: None,
+                };
+                let mut records = read(&bytes, Some(ext), options).unwrap();
+                let mut reader = Reader::new(Mode::Lenient);
+                let r = validate_game(0, &mut records.games[0], &mut reader);
+                let e = r.error.unwrap();
+                assert_eq!(e.kind, "bad_start", "{ext}");
+                assert_eq!(
+                    (e.offset, e.line),
+                    (Some(at), Some(line)),
+                    "{ext} {encoding:?}"
+                );
+                assert_eq!(e.fen_span, Some((58, 59)), "{ext}");
+                assert_eq!(&bytes[at..at + 9], b"rnbakabnr", "{ext} {encoding:?}");
+                // Streamed in pieces of a few bytes (PGN; the others are read whole): the same
+                // place.
+                let limits = crate::stream::Limits {
+                    head: 16,
+                    chunk: 5,
+                    ..crate::stream::Limits::default()
+                };
+                let mut streamed =
+                    crate::GameStream::with_limits(&bytes[..], Some(ext), options, limits).unwrap();
+                let game = streamed.next().unwrap().unwrap();
+                assert_eq!(
+                    (game.fen_offset, game.fen_line),
+                    (Some(at), Some(line)),
+                    "{ext}"
+                );
+            }
+        }
     }
 
     #[test]

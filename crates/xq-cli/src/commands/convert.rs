@@ -16,9 +16,9 @@ use std::{
 };
 
 use xq_core::text::{visible, visible_path};
-use xq_notation::{ChineseStyle, Notation, Script};
+use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script};
 use xq_record::{
-    Encoding, Game, GameStream, ReadErrorKind,
+    Encoding, Game, GameStream, ReadErrorKind, replay,
     write::{self, PgnOptions, Written},
     xqf::XqfVersion,
 };
@@ -231,7 +231,14 @@ impl Games<'_> {
                             "game {i}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)"
                         ), None));
                     }
-                    write::resolve_all(&mut game);
+                    // Coordinates for the writers; a start position that cannot be played
+                    // loses the moves (the target says so), and is shown where it is written.
+                    let mut reader = Reader::new(Mode::Lenient);
+                    if let Some(why) = replay::replay(&mut game, &mut reader).bad_start {
+                        let shown = super::show::fen_place(self.path, &game, &why, self.options);
+                        self.notes
+                            .push((format!("game {i}: {}", why.message), shown));
+                    }
                     return Some((i, game));
                 }
                 Err(e) => {

@@ -5,7 +5,10 @@
 use std::path::PathBuf;
 
 use xq_arbiter::procedure::SelfKill;
-use xq_core::IllegalMove;
+use xq_core::{
+    IllegalMove,
+    text::{visible, visible_path},
+};
 use xq_notation::{Mode, NotationError, Reader, ResolveError};
 use xq_report::Line;
 
@@ -31,9 +34,19 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
                     "--fen and a file both give the start position: give one".to_owned(),
                 ));
             }
-            let game = super::show::read_game(path, src.game, src.input.options())?;
-            Line::from_game(&game, &mut reader)
-                .map_err(|why| CliError::Invalid(format!("{}: {why}", path.display())))?
+            let options = src.input.options();
+            let game = super::show::read_game(path, src.game, options)?;
+            Line::from_game(&game, &mut reader).map_err(|why| {
+                let place = super::show::fen_place(path, &game, &why, options)
+                    .map(|s| format!("\n{s}"))
+                    .unwrap_or_default();
+                CliError::Invalid(format!(
+                    "{}: game {}: {}{place}",
+                    visible_path(path),
+                    src.game,
+                    visible(&why.message)
+                ))
+            })?
         }
         None => Line::new(
             super::parse_fen(src.fen.unwrap_or(xq_core::START_FEN), true)?,

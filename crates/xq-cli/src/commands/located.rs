@@ -1,6 +1,6 @@
 //! Record errors shown where they are: the line of the file, with a caret under the place.
 
-use std::path::Path;
+use std::{ops::Range, path::Path};
 
 use xq_core::caret::Snippet;
 use xq_record::{ReadError, ReadOptions, encoding};
@@ -24,6 +24,53 @@ pub(crate) fn snippet_at(
     line: u32,
     options: ReadOptions,
 ) -> Option<String> {
+    let (text, at) = decoded(path, offset, options)?;
+    let end = text
+        .get(at..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(at, |c| at + c.len_utf8());
+    let snippet = Snippet::new(&text, at..end);
+    (snippet.line_number == line as usize)
+        .then(|| super::indent(&snippet.render_numbered("here"), "  "))
+}
+
+/// The line of the text file `path` where a game's start position is written (its FEN `fen` at
+/// byte `offset` of the file, on `line`), with carets under `span` of the FEN (the first problem
+/// of its text) or, without a span, under the whole FEN; indented for a message. Where the file
+/// does not hold the FEN as read (an escaped quote in a tag, DhtmlXQ's `binit` digits), the
+/// carets are under what is written there, up to a space or markup. `None` as for [`record_snippet`].
+pub(crate) fn fen_snippet(
+    path: &Path,
+    fen: &str,
+    offset: usize,
+    span: Option<Range<usize>>,
+    line: Option<u32>,
+    options: ReadOptions,
+) -> Option<String> {
+    let (text, at) = decoded(path, offset, options)?;
+    let written = text.get(at..).unwrap_or("");
+    // The FEN up to the end of what is marked must be in the file as read.
+    let marked = span.unwrap_or(0..fen.len());
+    let verbatim = fen
+        .get(..marked.end)
+        .is_some_and(|read| written.starts_with(read));
+    let range = if verbatim {
+        at + marked.start..at + marked.end
+    } else {
+        // What is written there, up to a space or the markup around it.
+        let word = written
+            .find(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '"' | '<'))
+            .unwrap_or(written.len());
+        at..at + word
+    };
+    let snippet = Snippet::new(&text, range);
+    line.is_none_or(|l| snippet.line_number == l as usize)
+        .then(|| super::indent(&snippet.render_numbered("here"), "  "))
+}
+
+/// The text of the file `path` decoded, and where byte `offset` of the file is in it; `None`
+/// when the file is too large to show or cannot be read again, or `offset` is past its end.
+fn decoded(path: &Path, offset: usize, options: ReadOptions) -> Option<(String, usize)> {
     if std::fs::metadata(path).ok()?.len() > MAX_SHOWN {
         return None;
     }
@@ -32,12 +79,5 @@ pub(crate) fn snippet_at(
     // Decoding is the same on a prefix as on the whole (a byte-order mark dropped from both),
     // so the prefix's decoded length is the place in the decoded text.
     let at = encoding::decode(bytes.get(..offset)?, enc).len();
-    let text = encoding::decode(&bytes, enc);
-    let end = text
-        .get(at..)
-        .and_then(|rest| rest.chars().next())
-        .map_or(at, |c| at + c.len_utf8());
-    let snippet = Snippet::new(&text, at..end);
-    (snippet.line_number == line as usize)
-        .then(|| super::indent(&snippet.render_numbered("here"), "  "))
+    Some((encoding::decode(&bytes, enc).into_owned(), at))
 }

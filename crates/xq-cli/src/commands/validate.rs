@@ -69,6 +69,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
             fen: None,
             line: None,
             offset: None,
+            fen_span: None,
             variation: Vec::new(),
         };
         report.file_failure(&m.display, &failure)?;
@@ -294,17 +295,29 @@ impl<'o> Reporter<'o> {
         }
     }
 
-    /// The line of the current file that `failure` points at, with a caret, in a text report.
-    fn show_place(&mut self, failure: &Failure) -> Result<(), CliError> {
+    /// The line of the current file that `failure` points at, with a caret, in a text report;
+    /// whether there was one to show.
+    fn show_place(&mut self, failure: &Failure) -> Result<bool, CliError> {
         let (Some((path, options)), Some(offset), Some(line)) =
             (&self.current, failure.offset, failure.line)
         else {
-            return Ok(());
+            return Ok(false);
         };
-        if let Some(snippet) = super::located::snippet_at(path, offset, line, *options) {
+        let snippet = match (failure.kind, &failure.fen) {
+            ("bad_start", Some(fen)) => super::located::fen_snippet(
+                path,
+                fen,
+                offset,
+                failure.fen_span.map(|(start, end)| start..end),
+                Some(line),
+                *options,
+            ),
+            _ => super::located::snippet_at(path, offset, line, *options),
+        };
+        if let Some(snippet) = &snippet {
             writeln!(self.out, "{snippet}")?;
         }
-        Ok(())
+        Ok(snippet.is_some())
     }
 
     /// A line of the text report: control characters from the files shown, not acted on.
@@ -385,6 +398,7 @@ impl<'o> Reporter<'o> {
             fen: None,
             line: None,
             offset: None,
+            fen_span: None,
             variation: Vec::new(),
         };
         self.file_row(file, &failure)
@@ -403,7 +417,8 @@ impl<'o> Reporter<'o> {
                 "{file}{place}: cannot be read: {} [{}]",
                 failure.message, failure.kind
             ))?;
-            return self.show_place(failure);
+            self.show_place(failure)?;
+            return Ok(());
         }
         self.file_row(file, failure)
     }
@@ -440,6 +455,7 @@ impl<'o> Reporter<'o> {
                         fen: None,
                         line: None,
                         offset: None,
+                        fen_span: None,
                         variation: Vec::new(),
                     };
                     return self.file_failure(&input.display, &failure);
@@ -488,11 +504,18 @@ impl<'o> Reporter<'o> {
                     self.show_place(failure)?;
                 }
                 Some(0) => {
+                    let line = failure
+                        .line
+                        .map(|l| format!(", line {l}"))
+                        .unwrap_or_default();
                     self.say(&format!(
-                        "{file}: game {number}: bad start position: {} [{}]",
+                        "{file}: game {number}{line}: bad start position: {} [{}]",
                         failure.message, failure.kind
                     ))?;
-                    if let Some(fen) = &failure.fen {
+                    // The FEN in the file with a caret under its fault, else the FEN read.
+                    if !self.show_place(failure)?
+                        && let Some(fen) = &failure.fen
+                    {
                         self.say(&format!("  FEN: {}", xq_core::fen::cut(fen, 200)))?;
                     }
                 }
