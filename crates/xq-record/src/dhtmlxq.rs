@@ -266,7 +266,7 @@ fn build(
 
 /// What writing `game` as DhtmlXQ drops besides comments before variation moves: tags it has no
 /// field for, pieces its 32 slots cannot hold; in words.
-pub fn dhtmlxq_losses(game: &Game) -> Vec<String> {
+pub(crate) fn dhtmlxq_losses(game: &Game) -> Vec<String> {
     let lost: Vec<&str> = game
         .tags
         .iter()
@@ -293,7 +293,7 @@ pub fn dhtmlxq_losses(game: &Game) -> Vec<String> {
 }
 
 /// Writes `game` (replayed: every node has its coordinates) as a DhtmlXQ record.
-pub fn write_dhtmlxq(game: &Game) -> String {
+pub(crate) fn write_dhtmlxq(game: &Game) -> String {
     let mut out = String::from("[DhtmlXQ]\n");
     let mut field = |name: &str, value: &str| {
         let value = value.replace('\n', "||");

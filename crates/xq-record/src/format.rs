@@ -97,7 +97,7 @@ pub struct ReadOptions {
 }
 
 /// The format of `bytes` (the file extension decides only between formats the content allows).
-pub fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
+pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
     if looks_like_xqf(bytes, extension) {
         return Format::Xqf;
     }
@@ -147,7 +147,7 @@ pub fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Forma
 /// # Errors
 /// When `format` is the move list that unrecognised text falls back to and `extension` claims
 /// another format.
-pub fn check_claimed(format: Format, extension: Option<&str>) -> Result<(), ReadError> {
+pub(crate) fn check_claimed(format: Format, extension: Option<&str>) -> Result<(), ReadError> {
     let claimed = extension.and_then(Format::from_extension);
     match claimed {
         Some(claimed @ (Format::Xqf | Format::Cbr | Format::Cbl | Format::Json))
@@ -185,7 +185,7 @@ pub struct Records {
 }
 
 /// Whether `bytes` start like a binary record (XQF, CBR, CBL).
-pub fn is_binary(bytes: &[u8]) -> bool {
+pub(crate) fn is_binary(bytes: &[u8]) -> bool {
     looks_like_xqf(bytes, None) || bytes.starts_with(b"CCBridge")
 }
 

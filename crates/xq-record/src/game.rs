@@ -210,7 +210,7 @@ impl Game {
 
 /// Reads the dates records use: `1999.12.09`, `1999-12-09`, `1999/12/09`, `19991209`, `1999年12月9日`.
 /// Partial dates (`1999.??.??`) give `None`; the Date tag keeps the text.
-pub fn parse_date(text: &str) -> Option<chrono::NaiveDate> {
+pub(crate) fn parse_date(text: &str) -> Option<chrono::NaiveDate> {
     let digits: Vec<u32> = text
         .split(|c: char| !c.is_ascii_digit())
         .filter(|s| !s.is_empty())

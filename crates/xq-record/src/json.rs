@@ -84,7 +84,7 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
 }
 
 /// JSON nested deeper than this is refused: a game whose variations nest [`MAX_DEPTH`] deep,
-/// written by [`write_json`] (document, games, game, moves, node: 5; 3 more per level).
+/// written by [`write_json`](crate::write::write_json) (document, games, game, moves, node: 5; 3 more per level).
 pub const MAX_JSON_DEPTH: usize = 5 + 3 * MAX_DEPTH;
 
 /// Parses JSON of any depth up to [`MAX_JSON_DEPTH`] without overflowing the stack (serde_json's
@@ -132,7 +132,7 @@ fn nesting(text: &str) -> usize {
 }
 
 /// Writes games as a JSON document.
-pub fn write_json(games: &[Game]) -> String {
+pub(crate) fn write_json(games: &[Game]) -> String {
     let mut out = String::from(JSON_HEAD);
     for (i, game) in games.iter().enumerate() {
         out.push_str(&json_game(game, i == 0));
@@ -142,7 +142,7 @@ pub fn write_json(games: &[Game]) -> String {
 }
 
 /// The start of a JSON document, up to its list of games: a document can be written a game at a
-/// time ([`json_game`], then [`json_tail`]), as [`write_json`] does.
+/// time ([`json_game`], then [`json_tail`]), as [`write_json`](crate::write::write_json) does.
 pub const JSON_HEAD: &str = "{\n  \"format\": \"xq-games\",\n  \"version\": 1,\n  \"games\": [";
 
 /// One game of a JSON document (`first` if no game comes before it).

@@ -85,7 +85,7 @@ impl<'a> PgnReader<'a> {
 
     /// A reader over `text`, a piece of a larger file that starts on line `line` (1-based) with
     /// game `game` (0-based): errors and games are numbered as in the whole file.
-    pub fn with_origin(text: &'a str, line: u32, game: usize) -> PgnReader<'a> {
+    pub(crate) fn with_origin(text: &'a str, line: u32, game: usize) -> PgnReader<'a> {
         PgnReader::resume(text, line, game, Skip::None, true, MAX_GAME)
     }
 

@@ -2,8 +2,8 @@
 //!
 //! A PGN archive can be any size: it is read in pieces of about a megabyte (cut at line ends; a
 //! line longer than [`Limits::max_line`] is cut after a space or punctuation), each decoded once
-//! (see [`TextDecoder`]) and read by the same [`PgnReader`] that reads a whole file. The reader says
-//! for each game whether more text could change it (its reading reached the piece's end); such a
+//! (line by line, as [`crate::encoding`] says) and read by the same [`PgnReader`] that reads a
+//! whole file. The reader says for each game whether more text could change it (its reading reached the piece's end); such a
 //! game is read again with the next piece. Every game is bounded ([`crate::pgn::MAX_GAME`]), so the
 //! stream holds at most a piece and a game, and the work is linear in the file: the games are
 //! those of reading the file whole, numbered as in it (game index, line, byte offset).
@@ -29,10 +29,10 @@ use crate::{
 };
 
 /// How much of a file is looked at to tell its encoding and format.
-pub const HEAD: usize = 64 * 1024;
+pub(crate) const HEAD: usize = 64 * 1024;
 
 /// The size a PGN piece grows to before it is cut at the next line end.
-pub const CHUNK: usize = 1 << 20;
+pub(crate) const CHUNK: usize = 1 << 20;
 
 /// The most a file read whole (every format but PGN in UTF-8, GBK or Big5) may hold.
 pub const MAX_WHOLE: u64 = 64 << 20;
@@ -130,7 +130,7 @@ impl<'r> GameStream<'r> {
     ///
     /// # Errors
     /// As [`GameStream::open`].
-    pub fn with_chunk(
+    pub(crate) fn with_chunk(
         source: impl Read + Send + 'r,
         extension: Option<&str>,
         options: ReadOptions,

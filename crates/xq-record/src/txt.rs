@@ -132,7 +132,7 @@ pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
 
 /// Writes a game's main line as one line of a move list: the FEN (if not the standard
 /// position), then the moves written by `write`.
-pub fn write_txt_line(game: &Game, moves: &[String]) -> String {
+pub(crate) fn write_txt_line(game: &Game, moves: &[String]) -> String {
     let mut out = String::new();
     if let Some(fen) = &game.fen {
         out.push_str(fen);
