@@ -139,3 +139,23 @@ fn the_fen_caret_finds_its_place_in_a_gbk_file() {
         "{utf8}"
     );
 }
+
+#[test]
+fn a_bad_move_in_a_record_shows_a_caret() {
+    // `show` and `validate` (snapshot in cli_records) mark the move's text on its line, in a
+    // variation too; the same in a GBK copy of the file.
+    let path = "fixtures/records/ours/broken.pgn";
+    let shown = |p: &str, game: &str| {
+        let run = xq(&["show", p, "--game", game]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        run.stdout
+    };
+    let out = format!("{}{}", shown(path, "5"), shown(path, "7"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let gbk = dir.path().join("gbk.pgn");
+    std::fs::write(&gbk, encoding_rs::GBK.encode(&text).0).unwrap();
+    let gbk = gbk.to_str().unwrap();
+    assert_eq!(format!("{}{}", shown(gbk, "5"), shown(gbk, "7")), out);
+    insta::assert_snapshot!(out);
+}

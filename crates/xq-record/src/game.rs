@@ -30,6 +30,11 @@ pub struct Node {
     /// Where the move stands in the source: its line (text records), 1-based.
     #[serde(skip)]
     pub source_line: Option<u32>,
+    /// Where the move's text starts in the source (text records): its byte offset in the file
+    /// as stored for games read by [`read`](crate::read) and [`GameStream`](crate::GameStream),
+    /// in the text read for games of the text readers called directly.
+    #[serde(skip)]
+    pub source_offset: Option<usize>,
 }
 
 impl Node {

@@ -544,6 +544,8 @@ impl<'a> PgnReader<'a> {
                     let Some(mv) = strip_move_number(token) else {
                         continue;
                     };
+                    // Where the move's text starts, after its number.
+                    let at = start + (token.len() - mv.len());
                     if mv.starts_with('$') {
                         continue;
                     }
@@ -553,6 +555,7 @@ impl<'a> PgnReader<'a> {
                     }
                     let mut node = Node::text(mv);
                     node.source_line = Some(line);
+                    node.source_offset = Some(at);
                     node.before = pending.take();
                     if let Some(current) = stack.last_mut() {
                         current.push(node);

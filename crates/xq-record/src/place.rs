@@ -5,7 +5,7 @@
 use crate::{
     encoding::{self, Encoding},
     error::ReadError,
-    game::Game,
+    game::{Game, Node},
 };
 
 /// Byte offsets in the file of positions in a decoded text, found moving forward (moving back
@@ -51,6 +51,7 @@ impl Place {
                 if let Some(pos) = game.fen_offset {
                     game.fen_offset = Some(self.offset(text, pos, encoding));
                 }
+                self.locate_moves(&mut game.moves, text, encoding);
                 Ok(game)
             }
             Err(mut err) => {
@@ -58,6 +59,21 @@ impl Place {
                     err.offset = Some(self.offset(text, pos, encoding));
                 }
                 Err(err)
+            }
+        }
+    }
+}
+
+impl Place {
+    /// The moves of `line` placed in the file, in the order they are written: a move, the
+    /// variations replacing it, then the next move.
+    fn locate_moves(&mut self, line: &mut [Node], text: &str, encoding: Encoding) {
+        for node in line {
+            if let Some(pos) = node.source_offset {
+                node.source_offset = Some(self.offset(text, pos, encoding));
+            }
+            for variation in &mut node.variations {
+                self.locate_moves(variation, text, encoding);
             }
         }
     }

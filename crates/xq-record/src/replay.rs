@@ -55,6 +55,9 @@ pub struct MoveError {
     /// The line of the source file, for text records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_line: Option<u32>,
+    /// Where the move's text starts in the file (see [`Node::source_offset`]).
+    #[serde(skip)]
+    pub source_offset: Option<usize>,
     /// Which line of the tree: empty for the main line; otherwise, at each level, the ply of the
     /// move the variation replaces and the variation's index among that move's alternatives.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -254,6 +257,7 @@ fn walk(
                     message,
                     fen: pos.fen(),
                     source_line: node.source_line,
+                    source_offset: node.source_offset,
                     variation: path.clone(),
                 });
                 failed = true;

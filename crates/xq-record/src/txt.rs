@@ -16,9 +16,18 @@ fn is_board(token: &str) -> bool {
     token.matches('/').count() == 9
 }
 
-fn moves_into(game: &mut Game, text: &str, line: u32) {
-    for token in text.split(|c: char| c.is_whitespace() || c == ',') {
-        let token = token
+/// Adds the moves of `text` (on line `line`, starting at byte `at` of the text read) to `game`.
+fn moves_into(game: &mut Game, text: &str, line: u32, at: usize) {
+    let mut next = 0;
+    for word in text.split(|c: char| c.is_whitespace() || c == ',') {
+        // Words come in order: where this one starts, past the last one and its separator.
+        let word_at = next;
+        next += word.len()
+            + text[next + word.len()..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+        let token = word
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .trim_start_matches('.');
         let token = if token.is_empty() { continue } else { token };
@@ -39,6 +48,7 @@ fn moves_into(game: &mut Game, text: &str, line: u32) {
         }
         let mut node = Node::text(token);
         node.source_line = Some(line);
+        node.source_offset = Some(at + word_at + (word.len() - token.len()));
         game.moves.push(node);
     }
 }
@@ -114,8 +124,8 @@ pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
             .all(|(_, l, _)| !l.split_whitespace().any(is_board))
     {
         let mut game = placed(fen, first_no, first_at);
-        for &(no, line, _) in &lines[1..] {
-            moves_into(&mut game, line, no);
+        for &(no, line, at) in &lines[1..] {
+            moves_into(&mut game, line, no, at);
         }
         return vec![Ok(game)];
     }
@@ -124,7 +134,8 @@ pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
         .map(|&(no, line, at)| {
             let (fen, rest) = split_fen(line);
             let mut game = placed(fen, no, at);
-            moves_into(&mut game, rest, no);
+            // `rest` is the end of `line`.
+            moves_into(&mut game, rest, no, at + line.len() - rest.len());
             Ok(game)
         })
         .collect()

@@ -36,8 +36,8 @@ pub struct Failure {
     /// The line of the source file, for text records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
-    /// The byte offset in the file, where known (for a bad start position, where its FEN is
-    /// written).
+    /// The byte offset in the file, where known: of a bad move's text, of the place a game that
+    /// cannot be read goes wrong, of a bad start position's FEN.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<usize>,
     /// For a bad start position: the byte range in `fen` of the first problem of its text
@@ -58,7 +58,7 @@ impl From<&MoveError> for Failure {
             text: Some(e.text.clone()),
             fen: Some(e.fen.clone()),
             line: e.source_line,
-            offset: None,
+            offset: e.source_offset,
             fen_span: None,
             variation: e.variation.clone(),
         }
@@ -391,6 +391,49 @@ mod tests {
                     (Some(at), Some(line)),
                     "{ext}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_move_says_where_its_text_is_written() {
+        // In the file as stored, whole or streamed, in the main line and in a variation.
+        let pgn = "[Event \"中国\"]\n\n1. 炮二平五 (1. 炮二进九) 马８进７\n2. 马二进四 *\n";
+        let txt = "# 中国\n炮二平五,　马８进７ 3.马二进四\n";
+        for (text, ext, lines) in [(pgn, "pgn", vec![4, 3]), (txt, "txt", vec![2])] {
+            for encoding in [Encoding::Utf8, Encoding::Gbk] {
+                let bytes = crate::encoding::encode(text, encoding);
+                let options = ReadOptions {
+                    encoding: Some(encoding),
+                    format: None,
+                };
+                let limits = crate::stream::Limits {
+                    head: 16,
+                    chunk: 5,
+                    ..crate::stream::Limits::default()
+                };
+                let whole = read(&bytes, Some(ext), options).unwrap().games;
+                let streamed =
+                    crate::GameStream::with_limits(&bytes[..], Some(ext), options, limits)
+                        .unwrap()
+                        .collect();
+                for mut games in [whole, streamed] {
+                    let mut reader = Reader::new(Mode::Lenient);
+                    let r = validate_game(0, &mut games[0], &mut reader);
+                    let errors: Vec<Failure> = r.error.into_iter().chain(r.more_errors).collect();
+                    let mut found = Vec::new();
+                    for e in &errors {
+                        let at = e.offset.unwrap();
+                        let written = crate::encoding::encode(e.text.as_deref().unwrap(), encoding);
+                        assert!(
+                            bytes[at..].starts_with(&written),
+                            "{ext} {encoding:?} {e:?}"
+                        );
+                        found.push(e.line.unwrap());
+                    }
+                    found.sort_unstable_by(|a, b| b.cmp(a));
+                    assert_eq!(found, lines, "{ext}");
+                }
             }
         }
     }

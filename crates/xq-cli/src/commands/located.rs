@@ -34,14 +34,15 @@ pub(crate) fn snippet_at(
         .then(|| super::indent(&snippet.render_numbered("here"), "  "))
 }
 
-/// The line of the text file `path` where a game's start position is written (its FEN `fen` at
-/// byte `offset` of the file, on `line`), with carets under `span` of the FEN (the first problem
-/// of its text) or, without a span, under the whole FEN; indented for a message. Where the file
-/// does not hold the FEN as read (an escaped quote in a tag, DhtmlXQ's `binit` digits), the
-/// carets are under what is written there, up to a space or markup. `None` as for [`record_snippet`].
-pub(crate) fn fen_snippet(
+/// The line of the text file `path` where the text `read` stands (read from byte `offset` of the
+/// file, on `line`: a move, a start position's FEN), with carets under `span` of it (the first
+/// problem of a FEN) or, without a span, under the whole of it; indented for a message. Where the
+/// file does not hold the text as read (an escaped quote in a tag, DhtmlXQ's `binit` digits for a
+/// FEN), the carets are under what is written there, up to a space or markup. `None` as for
+/// [`record_snippet`].
+pub(crate) fn written_snippet(
     path: &Path,
-    fen: &str,
+    read: &str,
     offset: usize,
     span: Option<Range<usize>>,
     line: Option<u32>,
@@ -49,9 +50,9 @@ pub(crate) fn fen_snippet(
 ) -> Option<String> {
     let (text, at) = decoded(path, offset, options)?;
     let written = text.get(at..).unwrap_or("");
-    // The FEN up to the end of what is marked must be in the file as read.
-    let marked = span.unwrap_or(0..fen.len());
-    let verbatim = fen
+    // The text up to the end of what is marked must be in the file as read.
+    let marked = span.unwrap_or(0..read.len());
+    let verbatim = read
         .get(..marked.end)
         .is_some_and(|read| written.starts_with(read));
     let range = if verbatim {

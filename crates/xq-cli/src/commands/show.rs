@@ -38,6 +38,20 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
                     visible(&e.text),
                     visible(&e.message)
                 )?;
+                let place = e.source_offset.and_then(|at| {
+                    let options = args.input.options();
+                    super::located::written_snippet(
+                        &args.file,
+                        &e.text,
+                        at,
+                        None,
+                        e.source_line,
+                        options,
+                    )
+                });
+                if let Some(place) = place {
+                    writeln!(out, "{place}")?;
+                }
             }
             if let Some(why) = &replayed.bad_start {
                 writeln!(out, "! {}", visible(&why.message))?;
@@ -64,7 +78,7 @@ pub(crate) fn fen_place(
     why: &BadStart,
     options: xq_record::ReadOptions,
 ) -> Option<String> {
-    super::located::fen_snippet(
+    super::located::written_snippet(
         path,
         game.fen.as_deref()?,
         game.fen_offset?,

@@ -303,8 +303,9 @@ impl<'o> Reporter<'o> {
         else {
             return Ok(false);
         };
-        let snippet = match (failure.kind, &failure.fen) {
-            ("bad_start", Some(fen)) => super::located::fen_snippet(
+        let snippet = match (failure.ply, &failure.fen, &failure.text) {
+            // A start position: under the FEN's fault.
+            (Some(0), Some(fen), _) => super::located::written_snippet(
                 path,
                 fen,
                 offset,
@@ -312,6 +313,10 @@ impl<'o> Reporter<'o> {
                 Some(line),
                 *options,
             ),
+            // A move: under its text.
+            (Some(_), _, Some(text)) => {
+                super::located::written_snippet(path, text, offset, None, Some(line), *options)
+            }
             _ => super::located::snippet_at(path, offset, line, *options),
         };
         if let Some(snippet) = &snippet {
@@ -530,6 +535,7 @@ impl<'o> Reporter<'o> {
                         "{file}: game {number}{line}: ply {ply}{within}, {text}: {} [{}]",
                         failure.message, failure.kind
                     ))?;
+                    self.show_place(failure)?;
                     if let Some(fen) = &failure.fen {
                         self.say(&format!(
                             "  position before: {}",
