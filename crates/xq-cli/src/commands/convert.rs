@@ -235,7 +235,7 @@ impl Games<'_> {
                     // loses the moves (the target says so), and is shown where it is written.
                     let mut reader = Reader::new(Mode::Lenient);
                     if let Some(why) = replay::replay(&mut game, &mut reader).bad_start {
-                        let shown = super::show::fen_place(self.path, &game, &why, self.options);
+                        let shown = super::located::fen_place(self.path, &game, &why, self.options);
                         self.notes
                             .push((format!("game {i}: {}", why.message), shown));
                     }

@@ -37,7 +37,7 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
             let options = src.input.options();
             let game = super::show::read_game(path, src.game, options)?;
             Line::from_game(&game, &mut reader).map_err(|why| {
-                let place = super::show::fen_place(path, &game, &why, options)
+                let place = super::located::fen_place(path, &game, &why, options)
                     .map(|s| format!("\n{s}"))
                     .unwrap_or_default();
                 CliError::Invalid(format!(

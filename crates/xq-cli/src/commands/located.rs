@@ -3,7 +3,7 @@
 use std::{ops::Range, path::Path};
 
 use xq_core::caret::Snippet;
-use xq_record::{ReadError, ReadOptions, encoding};
+use xq_record::{Game, ReadError, ReadOptions, encoding, replay::BadStart};
 
 /// Files up to this size are read again to show the line of an error.
 const MAX_SHOWN: u64 = 64 << 20;
@@ -81,4 +81,22 @@ fn decoded(path: &Path, offset: usize, options: ReadOptions) -> Option<(String, 
     // so the prefix's decoded length is the place in the decoded text.
     let at = encoding::decode(bytes.get(..offset)?, enc).len();
     Some((encoding::decode(&bytes, enc).into_owned(), at))
+}
+
+/// The line of the file at `path` where `game`'s start position is written, with carets under
+/// what is wrong with it.
+pub(crate) fn fen_place(
+    path: &Path,
+    game: &Game,
+    why: &BadStart,
+    options: ReadOptions,
+) -> Option<String> {
+    written_snippet(
+        path,
+        game.fen.as_deref()?,
+        game.fen_offset?,
+        why.span.clone(),
+        game.fen_line,
+        options,
+    )
 }

@@ -8,8 +8,7 @@ use xq_core::{
 };
 use xq_notation::{Mode, Notation, Reader};
 use xq_record::{
-    Game, GameStream, Node,
-    replay::{self, BadStart},
+    Game, GameStream, Node, replay,
     write::{move_text, play},
 };
 
@@ -55,7 +54,9 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
             }
             if let Some(why) = &replayed.bad_start {
                 writeln!(out, "! {}", visible(&why.message))?;
-                if let Some(place) = fen_place(&args.file, &game, why, args.input.options()) {
+                if let Some(place) =
+                    super::located::fen_place(&args.file, &game, why, args.input.options())
+                {
                     writeln!(out, "{place}")?;
                 }
             }
@@ -67,24 +68,6 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
         } else {
             ExitStatus::Invalid
         },
-    )
-}
-
-/// The line of the file at `path` where `game`'s start position is written, with carets under
-/// what is wrong with it.
-pub(crate) fn fen_place(
-    path: &std::path::Path,
-    game: &Game,
-    why: &BadStart,
-    options: xq_record::ReadOptions,
-) -> Option<String> {
-    super::located::written_snippet(
-        path,
-        game.fen.as_deref()?,
-        game.fen_offset?,
-        why.span.clone(),
-        game.fen_line,
-        options,
     )
 }
 
