@@ -159,3 +159,24 @@ fn a_bad_move_in_a_record_shows_a_caret() {
     assert_eq!(format!("{}{}", shown(gbk, "5"), shown(gbk, "7")), out);
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn a_json_record_error_shows_a_caret() {
+    // serde's line and column, as a place in the file: the value that does not fit the schema.
+    let path = "fixtures/bad/json-not-a-move.json";
+    let show = error(&["show", path]);
+    let validate = xq(&["validate", path, "-q"]);
+    assert_eq!(validate.code, 1, "{}", validate.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.pgn");
+    let convert = xq(&[
+        "convert",
+        path,
+        "--to",
+        "pgn",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(convert.code, 1, "{}", convert.stderr);
+    insta::assert_snapshot!(format!("{show}{}{}", validate.stdout, convert.stdout));
+}

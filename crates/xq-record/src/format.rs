@@ -256,10 +256,17 @@ pub(crate) fn read_with(
         }
         Format::Cbf => vec![ccbridge::read_cbf(text_or_err()?)],
         Format::Dhtmlxq => dhtmlxq::read_dhtmlxq(text_or_err()?),
-        Format::Json => json::read_json(text_or_err()?)?
-            .into_iter()
-            .map(Ok)
-            .collect(),
+        Format::Json => {
+            let text = text_or_err()?;
+            json::read_json(text)
+                .map_err(|e| {
+                    let encoding = encoding.unwrap_or(Encoding::Utf8);
+                    Place::new(bom).locate_error(e, text, encoding)
+                })?
+                .into_iter()
+                .map(Ok)
+                .collect()
+        }
         Format::Txt => txt::read_txt(text_or_err()?),
         Format::Pgn => pgn::pgn_games(
             text_or_err()?,

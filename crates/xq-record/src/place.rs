@@ -54,13 +54,21 @@ impl Place {
                 self.locate_moves(&mut game.moves, text, encoding);
                 Ok(game)
             }
-            Err(mut err) => {
-                if let Some(pos) = err.offset {
-                    err.offset = Some(self.offset(text, pos, encoding));
-                }
-                Err(err)
-            }
+            Err(err) => Err(self.locate_error(err, text, encoding)),
         }
+    }
+
+    /// `err` as read from `text`, its offset moved from the text to the file.
+    pub(crate) fn locate_error(
+        &mut self,
+        mut err: ReadError,
+        text: &str,
+        encoding: Encoding,
+    ) -> ReadError {
+        if let Some(pos) = err.offset {
+            err.offset = Some(self.offset(text, pos, encoding));
+        }
+        err
     }
 }
 

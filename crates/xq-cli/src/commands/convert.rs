@@ -329,6 +329,11 @@ fn convert_one(
         }
         Err(e) => {
             writeln!(out, "{name}: cannot be read: {}", visible(&e.to_string()))?;
+            if let Some(shown) =
+                super::located::record_snippet(&input.path, &e, args.input.options())
+            {
+                writeln!(out, "{shown}")?;
+            }
             return Ok(ExitStatus::Invalid);
         }
     };

@@ -84,7 +84,10 @@ pub(crate) fn read_game(
                 source: std::io::Error::other(e.message),
             }
         } else {
-            CliError::Invalid(format!("{}: {e}", visible_path(path)))
+            let place = super::located::record_snippet(path, &e, options)
+                .map(|s| format!("\n{s}"))
+                .unwrap_or_default();
+            CliError::Invalid(format!("{}: {e}{place}", visible_path(path)))
         }
     })?;
     let index = number as usize - 1;
