@@ -493,6 +493,37 @@ mod tests {
     }
 
     #[test]
+    fn pieces_place_moves_and_start_positions_as_reading_whole_does() {
+        // As the pgn_stream fuzzer checks: whole games equal, with the file offsets of their
+        // moves and start positions, whatever the sizes of the head, the pieces and the lines.
+        let mut text = pgn(40);
+        text.push_str("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/车NBAKABNR w\"]\n\n1. 炮二平五 (1. 炮二进九) 马８进７\n2. 马二进四 *\n\n");
+        text.push_str(&pgn(3));
+        for encoding in [Encoding::Utf8, Encoding::Gbk] {
+            let bytes = encoding::encode(&text, encoding).into_owned();
+            let options = ReadOptions {
+                encoding: Some(encoding),
+                format: Some(Format::Pgn),
+            };
+            let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+            assert!(whole.iter().flatten().any(|g| g.fen_offset.is_some()));
+            for (head, chunk, max_line) in [(1, 1, 1), (16, 9, 3), (200, 64, 17), (4096, 333, 40)] {
+                let limits = Limits {
+                    head,
+                    chunk,
+                    max_line,
+                    ..Limits::default()
+                };
+                let streamed: Vec<_> =
+                    GameStream::with_limits(&bytes[..], Some("pgn"), options, limits)
+                        .unwrap()
+                        .collect();
+                assert_eq!(streamed, whole, "{encoding:?} {limits:?}");
+            }
+        }
+    }
+
+    #[test]
     fn errors_keep_their_place_in_the_file() {
         let mut text = pgn(2000);
         let bad_game = 1500;
