@@ -180,3 +180,28 @@ fn a_json_record_error_shows_a_caret() {
     assert_eq!(convert.code, 1, "{}", convert.stderr);
     insta::assert_snapshot!(format!("{show}{}{}", validate.stdout, convert.stdout));
 }
+
+#[test]
+fn no_caret_rather_than_a_wrong_one() {
+    // A GBK file with a UTF-8 game in it reads whole, but byte offsets after the UTF-8 lines do
+    // not match a decoding of the file: the error is given without a caret, never with one
+    // under other text.
+    let gbk = |s: &str| encoding_rs::GBK.encode(s).0.into_owned();
+    let game =
+        |n: &str, moves: &str| format!("[Event \"中国{n}\"]\n\n1. 炮二平五 马８进７{moves} *\n\n");
+    let mut bytes = gbk(&game("一", "")).repeat(3);
+    bytes.extend_from_slice(game("二", "").as_bytes());
+    bytes.extend(gbk(&game("三", " 2. 马二进四")));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.pgn");
+    std::fs::write(&path, bytes).unwrap();
+    let run = xq(&["validate", path.to_str().unwrap(), "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("ply 3, 马二进四"), "{}", run.stdout);
+    let marked: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("^ here"))
+        .collect();
+    assert!(marked.is_empty(), "{}", run.stdout);
+}

@@ -35,18 +35,45 @@ pub(crate) fn snippet_at(
 }
 
 /// The line of the text file `path` where the text `read` stands (read from byte `offset` of the
-/// file, on `line`: a move, a start position's FEN), with carets under `span` of it (the first
-/// problem of a FEN) or, without a span, under the whole of it; indented for a message. Where the
-/// file does not hold the text as read (an escaped quote in a tag, DhtmlXQ's `binit` digits for a
-/// FEN), the carets are under what is written there, up to a space or markup. `None` as for
-/// [`record_snippet`].
+/// file, on `line`: a move's text), with carets under the whole of it, indented for a message.
+/// `None` as for [`record_snippet`], and when the file does not hold `read` there (a line of
+/// another encoding in a mixed file): then no place is shown rather than a wrong one.
 pub(crate) fn written_snippet(
+    path: &Path,
+    read: &str,
+    offset: usize,
+    line: Option<u32>,
+    options: ReadOptions,
+) -> Option<String> {
+    placed(path, read, offset, None, line, options, false)
+}
+
+/// The line of the text file `path` where a start position is written (its FEN `fen` read from
+/// byte `offset`, on `line`), with carets under `span` of the FEN (the first problem of its text)
+/// or, without a span, under the whole FEN; where the file does not hold the FEN as read (an
+/// escaped quote in a tag, DhtmlXQ's `binit` digits), under what is written there, up to a space
+/// or markup. Indented for a message; `None` as for [`record_snippet`].
+pub(crate) fn start_snippet(
+    path: &Path,
+    fen: &str,
+    offset: usize,
+    span: Option<Range<usize>>,
+    line: Option<u32>,
+    options: ReadOptions,
+) -> Option<String> {
+    placed(path, fen, offset, span, line, options, true)
+}
+
+/// [`written_snippet`] and [`start_snippet`]: `guess` whether to mark what is written at the
+/// place when it is not `read`.
+fn placed(
     path: &Path,
     read: &str,
     offset: usize,
     span: Option<Range<usize>>,
     line: Option<u32>,
     options: ReadOptions,
+    guess: bool,
 ) -> Option<String> {
     with_place(path, offset, options, |text, at, line_number| {
         let written = &text[at..];
@@ -57,12 +84,14 @@ pub(crate) fn written_snippet(
             .is_some_and(|read| written.starts_with(read));
         let range = if verbatim {
             at + marked.start..at + marked.end
-        } else {
+        } else if guess {
             // What is written there, up to a space or the markup around it.
             let word = written
                 .find(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '"' | '<'))
                 .unwrap_or(written.len());
             at..at + word
+        } else {
+            return None;
         };
         line.is_none_or(|l| line_number == l as usize)
             .then(|| render(text, range, line_number))
@@ -202,7 +231,7 @@ pub(crate) fn fen_place(
     why: &BadStart,
     options: ReadOptions,
 ) -> Option<String> {
-    written_snippet(
+    start_snippet(
         path,
         game.fen.as_deref()?,
         game.fen_offset?,

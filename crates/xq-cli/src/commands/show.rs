@@ -39,14 +39,7 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
                 )?;
                 let place = e.source_offset.and_then(|at| {
                     let options = args.input.options();
-                    super::located::written_snippet(
-                        &args.file,
-                        &e.text,
-                        at,
-                        None,
-                        e.source_line,
-                        options,
-                    )
+                    super::located::written_snippet(&args.file, &e.text, at, e.source_line, options)
                 });
                 if let Some(place) = place {
                     writeln!(out, "{place}")?;

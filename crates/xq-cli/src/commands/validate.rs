@@ -305,7 +305,7 @@ impl<'o> Reporter<'o> {
         };
         let snippet = match (failure.ply, &failure.fen, &failure.text) {
             // A start position: under the FEN's fault.
-            (Some(0), Some(fen), _) => super::located::written_snippet(
+            (Some(0), Some(fen), _) => super::located::start_snippet(
                 path,
                 fen,
                 offset,
@@ -315,7 +315,7 @@ impl<'o> Reporter<'o> {
             ),
             // A move: under its text.
             (Some(_), _, Some(text)) => {
-                super::located::written_snippet(path, text, offset, None, Some(line), *options)
+                super::located::written_snippet(path, text, offset, Some(line), *options)
             }
             _ => super::located::snippet_at(path, offset, line, *options),
         };
