@@ -81,3 +81,127 @@ fn validate_and_convert_show_the_line_with_a_caret() {
     let convert = convert.stdout.replace(out.to_str().unwrap(), "OUT");
     insta::assert_snapshot!(format!("{}\n{convert}", validate.stdout));
 }
+
+#[test]
+fn a_bad_start_position_in_a_record_shows_a_caret() {
+    // Every command that reads a record's start position shows the line where its FEN is
+    // written, carets under the first problem of the FEN's text (two cells under a Chinese
+    // character), or under the whole FEN when it reads but the position breaks the rules;
+    // DhtmlXQ's binit, which is not a FEN, is marked whole.
+    let (pgn, ubb) = (
+        "fixtures/bad/pgn-bad-start.pgn",
+        "fixtures/bad/dhtmlxq-bad-start.ubb",
+    );
+    let validate = xq(&["validate", pgn, ubb, "-q"]);
+    assert_eq!(validate.code, 1, "{}", validate.stderr);
+    let show = xq(&["show", pgn]);
+    assert_eq!(show.code, 1, "{}", show.stderr);
+    let mut judge = String::new();
+    for (file, game) in [(pgn, "1"), (pgn, "2"), (ubb, "1"), (ubb, "2")] {
+        judge += &error(&["judge", file, "--game", game]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.ubb");
+    let convert = xq(&[
+        "convert",
+        ubb,
+        "--to",
+        "dhtmlxq",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(convert.code, 0, "{}", convert.stderr);
+    let convert = convert.stdout.replace(dir.path().to_str().unwrap(), "OUT");
+    insta::assert_snapshot!(format!(
+        "== validate\n{}== show\n{}== judge\n{judge}== convert\n{convert}",
+        validate.stdout, show.stdout
+    ));
+}
+
+#[test]
+fn the_fen_caret_finds_its_place_in_a_gbk_file() {
+    // The FEN's offset is in the file's own encoding; the line is shown decoded, the carets
+    // where they are in the UTF-8 file.
+    let path = "fixtures/bad/pgn-bad-start.pgn";
+    let text = std::fs::read_to_string(path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let gbk = dir.path().join("gbk.pgn");
+    std::fs::write(&gbk, encoding_rs::GBK.encode(&text).0).unwrap();
+    let shown = |p: &str| {
+        let run = xq(&["validate", p, "-q"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        run.stdout.replace(p, "FILE")
+    };
+    let (utf8, gbk) = (shown(path), shown(gbk.to_str().unwrap()));
+    assert_eq!(gbk, utf8);
+    assert!(
+        utf8.contains("车NBAKABNR w - - 0 1\"]\n    |") && utf8.contains("^^ here"),
+        "{utf8}"
+    );
+}
+
+#[test]
+fn a_bad_move_in_a_record_shows_a_caret() {
+    // `show` and `validate` (snapshot in cli_records) mark the move's text on its line, in a
+    // variation too; the same in a GBK copy of the file.
+    let path = "fixtures/records/ours/broken.pgn";
+    let shown = |p: &str, game: &str| {
+        let run = xq(&["show", p, "--game", game]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        run.stdout
+    };
+    let out = format!("{}{}", shown(path, "5"), shown(path, "7"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let gbk = dir.path().join("gbk.pgn");
+    std::fs::write(&gbk, encoding_rs::GBK.encode(&text).0).unwrap();
+    let gbk = gbk.to_str().unwrap();
+    assert_eq!(format!("{}{}", shown(gbk, "5"), shown(gbk, "7")), out);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn a_json_record_error_shows_a_caret() {
+    // serde's line and column, as a place in the file: the value that does not fit the schema.
+    let path = "fixtures/bad/json-not-a-move.json";
+    let show = error(&["show", path]);
+    let validate = xq(&["validate", path, "-q"]);
+    assert_eq!(validate.code, 1, "{}", validate.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.pgn");
+    let convert = xq(&[
+        "convert",
+        path,
+        "--to",
+        "pgn",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(convert.code, 1, "{}", convert.stderr);
+    insta::assert_snapshot!(format!("{show}{}{}", validate.stdout, convert.stdout));
+}
+
+#[test]
+fn no_caret_rather_than_a_wrong_one() {
+    // A GBK file with a UTF-8 game in it reads whole, but byte offsets after the UTF-8 lines do
+    // not match a decoding of the file: the error is given without a caret, never with one
+    // under other text.
+    let gbk = |s: &str| encoding_rs::GBK.encode(s).0.into_owned();
+    let game =
+        |n: &str, moves: &str| format!("[Event \"中国{n}\"]\n\n1. 炮二平五 马８进７{moves} *\n\n");
+    let mut bytes = gbk(&game("一", "")).repeat(3);
+    bytes.extend_from_slice(game("二", "").as_bytes());
+    bytes.extend(gbk(&game("三", " 2. 马二进四")));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.pgn");
+    std::fs::write(&path, bytes).unwrap();
+    let run = xq(&["validate", path.to_str().unwrap(), "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("ply 3, 马二进四"), "{}", run.stdout);
+    let marked: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("^ here"))
+        .collect();
+    assert!(marked.is_empty(), "{}", run.stdout);
+}

@@ -8,7 +8,10 @@ use pyo3::{
 use xq_core::{
     Color, EndReason, Move, Position, START_FEN, Square, Undo, diagram::text_diagram, vocab,
 };
-use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script, TandemStyle, write};
+use xq_notation::{
+    ChineseStyle, Mode, Notation, NotationError as CoreNotationError, Reader, ResolveError, Script,
+    TandemStyle, write,
+};
 
 use crate::errors::{self, Details, IllegalMoveError};
 
@@ -332,7 +335,7 @@ impl PyBoard {
         let mode = if strict { Mode::Strict } else { Mode::Lenient };
         xq_notation::read(text, &self.pos, mode)
             .map(PyMove)
-            .map_err(|e| errors::notation_error(py, &e, text, self.pos.fen(), None))
+            .map_err(|e| notation_error(py, &e, text, self.pos.fen(), None))
     }
 
     /// Plays a legal move (`xq.IllegalMoveError` otherwise).
@@ -568,10 +571,51 @@ pub(crate) fn resolve_line(
             }
             Item::Text(t) => reader
                 .read(&t, &pos)
-                .map_err(|e| errors::notation_error(py, &e, &t, pos.fen(), Some(i + 1)))?,
+                .map_err(|e| notation_error(py, &e, &t, pos.fen(), Some(i + 1)))?,
         };
         pos.play_unchecked(m);
         line.push(m);
     }
     Ok(line)
+}
+
+/// A notation error for `text` read in the position `fen` (at `ply`, if part of a line).
+pub(crate) fn notation_error(
+    py: Python<'_>,
+    err: &CoreNotationError,
+    text: &str,
+    fen: String,
+    ply: Option<usize>,
+) -> PyErr {
+    let mut d = Details {
+        kind: err.kind(),
+        ply,
+        text: Some(text.to_owned()),
+        fen: Some(fen),
+        ..Details::default()
+    };
+    let message = match ply {
+        Some(p) => format!("ply {p}: {err}"),
+        None => err.to_string(),
+    };
+    d.messages = vec![message.clone()];
+    match err {
+        CoreNotationError::Syntax(e) => {
+            d.span = Some((e.span.start, e.span.end));
+            errors::raise::<errors::NotationError>(py, message, d)
+        }
+        CoreNotationError::Resolve(ResolveError::Ambiguous { candidates, .. }) => {
+            let err = errors::raise::<errors::AmbiguousMoveError>(py, message, d);
+            let listed = PyList::new(py, candidates.iter().map(|&m| PyMove(m)))
+                .and_then(|list| err.value(py).setattr("candidates", list));
+            match listed {
+                Ok(()) => err,
+                Err(other) => other,
+            }
+        }
+        CoreNotationError::Resolve(ResolveError::NotStrict { .. }) => {
+            errors::raise::<errors::NotationError>(py, message, d)
+        }
+        CoreNotationError::Resolve(_) => errors::raise::<IllegalMoveError>(py, message, d),
+    }
 }

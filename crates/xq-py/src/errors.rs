@@ -6,10 +6,7 @@
 //! `messages` (every problem, for FENs).
 
 use pyo3::{PyTypeInfo, create_exception, exceptions::PyValueError, prelude::*, types::PyList};
-use xq_core::{FenError as CoreFenError, Move};
-use xq_notation::{NotationError as CoreNotationError, ResolveError};
-
-use crate::board::PyMove;
+use xq_core::FenError as CoreFenError;
 
 create_exception!(
     xq,
@@ -42,13 +39,14 @@ create_exception!(
     "A FEN that is not a legal position; `.messages` lists every problem."
 );
 
-/// The attributes of an exception (see the module documentation).
+/// The attributes of an exception (see the module documentation); `candidates` is set by the
+/// one exception that has them (`board::notation_error`, which knows the `Move` class), an
+/// empty list on every other.
 #[derive(Debug, Default)]
 pub(crate) struct Details {
     pub(crate) kind: &'static str,
     pub(crate) span: Option<(usize, usize)>,
     pub(crate) ply: Option<usize>,
-    pub(crate) candidates: Vec<Move>,
     pub(crate) text: Option<String>,
     pub(crate) fen: Option<String>,
     pub(crate) messages: Vec<String>,
@@ -62,8 +60,7 @@ pub(crate) fn raise<T: PyTypeInfo>(py: Python<'_>, message: String, d: Details) 
         value.setattr("kind", d.kind)?;
         value.setattr("span", d.span)?;
         value.setattr("ply", d.ply)?;
-        let candidates = PyList::new(py, d.candidates.iter().map(|&m| PyMove(m)))?;
-        value.setattr("candidates", candidates)?;
+        value.setattr("candidates", PyList::empty(py))?;
         value.setattr("text", d.text.as_deref())?;
         value.setattr("fen", d.fen.as_deref())?;
         value.setattr("messages", d.messages.clone())?;
@@ -72,42 +69,6 @@ pub(crate) fn raise<T: PyTypeInfo>(py: Python<'_>, message: String, d: Details) 
     match set() {
         Ok(()) => err,
         Err(other) => other,
-    }
-}
-
-/// A notation error for `text` read in the position `fen` (at `ply`, if part of a line).
-pub(crate) fn notation_error(
-    py: Python<'_>,
-    err: &CoreNotationError,
-    text: &str,
-    fen: String,
-    ply: Option<usize>,
-) -> PyErr {
-    let mut d = Details {
-        kind: err.kind(),
-        ply,
-        text: Some(text.to_owned()),
-        fen: Some(fen),
-        ..Details::default()
-    };
-    let message = match ply {
-        Some(p) => format!("ply {p}: {err}"),
-        None => err.to_string(),
-    };
-    d.messages = vec![message.clone()];
-    match err {
-        CoreNotationError::Syntax(e) => {
-            d.span = Some((e.span.start, e.span.end));
-            raise::<NotationError>(py, message, d)
-        }
-        CoreNotationError::Resolve(ResolveError::Ambiguous { candidates, .. }) => {
-            d.candidates.clone_from(candidates);
-            raise::<AmbiguousMoveError>(py, message, d)
-        }
-        CoreNotationError::Resolve(ResolveError::NotStrict { .. }) => {
-            raise::<NotationError>(py, message, d)
-        }
-        CoreNotationError::Resolve(_) => raise::<IllegalMoveError>(py, message, d),
     }
 }
 

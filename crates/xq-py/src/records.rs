@@ -176,6 +176,7 @@ fn read_buffer(
             fen: None,
             line: None,
             offset: None,
+            fen_span: None,
             variation: Vec::new(),
         });
     }

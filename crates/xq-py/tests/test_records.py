@@ -216,6 +216,7 @@ def test_every_format_and_encoding(shared):
     }
     assert found == {
         "pgn-ambiguous-move.pgn": [(False, "ambiguous")],
+        "pgn-bad-start.pgn": [(False, "bad_start")] * 2,
         # Text that once lost games or characters (data-safety round): every game reads.
         "pgn-concatenated-boms.pgn": [(True, None)] * 3,
         "pgn-cr-line-ends.pgn": [(True, None)] * 3,

@@ -357,6 +357,13 @@ pub fn read_cbf(text: &str) -> Result<Game, ReadError> {
             Position::from_fen(&fen).map(|p| p.fen()) == Ok(xq_core::START_FEN.to_owned());
         if !standard {
             game.fen = Some(fen);
+            // Where the element's text starts (after its leading spaces).
+            if let Some(open) = text.find("<FEN>") {
+                let inner = &text[open + "<FEN>".len()..];
+                let at = text.len() - inner.trim_start().len();
+                game.fen_offset = Some(at);
+                game.fen_line = Some(1 + text[..at].matches('\n').count() as u32);
+            }
         }
     }
     let mut rest = text;

@@ -70,8 +70,9 @@ fn field_of(tag: &str) -> Option<String> {
         .then(|| name.to_owned())
 }
 
-/// The `[DhtmlXQ_name]value[/DhtmlXQ_name]` pairs of a text, in order.
-fn fields(text: &str) -> Vec<(String, String)> {
+/// The `[DhtmlXQ_name]value[/DhtmlXQ_name]` pairs of a text, in order, each with where its
+/// value starts in the text.
+fn fields(text: &str) -> Vec<(String, String, usize)> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find("[DhtmlXQ_") {
@@ -84,7 +85,8 @@ fn fields(text: &str) -> Vec<(String, String)> {
             rest = body;
             continue;
         };
-        out.push((name.to_owned(), body[..end].to_owned()));
+        let at = text.len() - body.len();
+        out.push((name.to_owned(), body[..end].to_owned(), at));
         rest = &body[end + end_tag.len()..];
     }
     out
@@ -164,29 +166,35 @@ pub fn read_dhtmlxq(text: &str) -> Vec<Result<Game, ReadError>> {
     let mut games = Vec::new();
     let mut rest = text;
     let mut index = 0;
+    // The line on which `text[counted..]` starts.
+    let (mut line, mut counted) = (1, 0);
     while let Some(start) = rest.find("[DhtmlXQ]") {
         let body = &rest[start..];
+        let at = text.len() - body.len();
+        line += newlines(&text[counted..at]);
+        counted = at;
         let end = body.find("[/DhtmlXQ]").map_or(body.len(), |e| e + 10);
-        games.push(read_one(&body[..end]).map_err(|e| e.in_game(index)));
+        games.push(read_one(&body[..end], at, line).map_err(|e| e.in_game(index)));
         index += 1;
         rest = &body[end..];
     }
     if games.is_empty() && text.contains("[DhtmlXQ_") {
-        games.push(read_one(text));
+        games.push(read_one(text, 0, 1));
     }
     games
 }
 
-fn read_one(text: &str) -> Result<Game, ReadError> {
+fn newlines(text: &str) -> u32 {
+    text.bytes().filter(|&b| b == b'\n').count() as u32
+}
+
+/// Reads the record `text`, which starts at byte `base` and line `line` of the text read.
+fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
     let fields = fields(text);
-    let get = |name: &str| {
-        fields
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    };
+    let field = |name: &str| fields.iter().find(|(k, _, _)| k == name);
+    let get = |name: &str| field(name).map(|(_, v, _)| v.as_str());
     let mut game = Game::default();
-    for (name, value) in &fields {
+    for (name, value, _) in &fields {
         let value = unescape(value).trim().to_owned();
         if value.is_empty() {
             continue;
@@ -223,6 +231,15 @@ fn read_one(text: &str) -> Result<Game, ReadError> {
         }
         has_position = true;
     }
+    // Where the start position is written: the FEN, else binit (not a FEN: the place only).
+    let written = field("fen")
+        .filter(|(_, v, _)| !v.trim().is_empty())
+        .or_else(|| field("binit").filter(|_| has_position));
+    if let Some((_, value, at)) = written {
+        let at = at + (value.len() - value.trim_start().len());
+        game.fen_offset = Some(base + at);
+        game.fen_line = Some(line + newlines(&text[..at]));
+    }
     if let Some(fen) = get("fen").map(str::trim).filter(|f| !f.is_empty()) {
         game.fen = Some(fen.to_owned());
     } else if has_position {
@@ -235,7 +252,7 @@ fn read_one(text: &str) -> Result<Game, ReadError> {
 
     // Branches: id → (parent id, first step, moves).
     let mut branches: Vec<(usize, usize, usize, Vec<Move>)> = Vec::new();
-    for (name, value) in &fields {
+    for (name, value, _) in &fields {
         let Some(spec) = name.strip_prefix("move_") else {
             continue;
         };
@@ -299,7 +316,7 @@ fn build(
 
 /// What writing `game` as DhtmlXQ drops besides comments before variation moves: tags it has no
 /// field for, pieces its 32 slots cannot hold; in words.
-pub fn dhtmlxq_losses(game: &Game) -> Vec<String> {
+pub(crate) fn dhtmlxq_losses(game: &Game) -> Vec<String> {
     let lost: Vec<&str> = game
         .tags
         .iter()
@@ -326,7 +343,7 @@ pub fn dhtmlxq_losses(game: &Game) -> Vec<String> {
 }
 
 /// Writes `game` (replayed: every node has its coordinates) as a DhtmlXQ record.
-pub fn write_dhtmlxq(game: &Game) -> String {
+pub(crate) fn write_dhtmlxq(game: &Game) -> String {
     let mut out = String::from("[DhtmlXQ]\n");
     let mut field = |name: &str, value: &str| {
         let value = escape(value);

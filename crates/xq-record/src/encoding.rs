@@ -6,6 +6,12 @@
 //! spell the notation's characters (车車 马馬 进進 平 退 …) in each encoding: the encoding in which
 //! the record is full of move words is the record's. UTF-16 without a mark is recognised by its
 //! zero bytes.
+//!
+//! Record files are decoded line by line so that nothing is lost: a line that is valid UTF-8 is
+//! read as UTF-8 in a GBK or Big5 file, and a line that is not UTF-8 in a UTF-8 file in the legacy
+//! encoding (files concatenated from both read correctly; only when the encoding was detected, not
+//! given); a file whose first line end is a lone CR has CR line ends; a byte-order mark starting a
+//! later line becomes spaces. Bytes still invalid become U+FFFD.
 
 use std::{borrow::Cow, sync::OnceLock};
 
@@ -118,7 +124,7 @@ fn codes() -> &'static Codes {
 }
 
 /// Whether `bytes` are ASCII but for a character cut at their end: nothing to tell an encoding by.
-pub fn is_ascii_so_far(bytes: &[u8]) -> bool {
+pub(crate) fn is_ascii_so_far(bytes: &[u8]) -> bool {
     match std::str::from_utf8(bytes) {
         Ok(s) => s.is_ascii(),
         Err(e) => e.error_len().is_none() && bytes[..e.valid_up_to()].is_ascii(),
@@ -200,15 +206,12 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
 /// * A byte-order mark at the start of a line (files concatenated with `cat`) becomes spaces of
 ///   its length.
 ///
-/// Bytes still invalid are replaced by U+FFFD, and counted in [`TextDecoder::replaced`] so that the
-/// caller can say so.
+/// Bytes still invalid are replaced by U+FFFD (which validation looks for to say so).
 #[derive(Debug, Clone)]
-pub struct TextDecoder {
+pub(crate) struct TextDecoder {
     encoding: Encoding,
     mixing: bool,
     legacy: Option<Encoding>,
-    replaced: usize,
-    mixed_lines: usize,
     started: bool,
     line_start: bool,
     cr_lines: Option<bool>,
@@ -219,15 +222,13 @@ pub struct TextDecoder {
 impl TextDecoder {
     /// A decoder for a file in `encoding`; `detected` if it was told from the content (then lines
     /// in another encoding are recognised), not given by the user.
-    pub fn new(encoding: Encoding, detected: bool) -> TextDecoder {
+    pub(crate) fn new(encoding: Encoding, detected: bool) -> TextDecoder {
         let mixing =
             detected && matches!(encoding, Encoding::Utf8 | Encoding::Gbk | Encoding::Big5);
         TextDecoder {
             encoding,
             mixing,
             legacy: matches!(encoding, Encoding::Gbk | Encoding::Big5).then_some(encoding),
-            replaced: 0,
-            mixed_lines: 0,
             started: false,
             line_start: true,
             cr_lines: None,
@@ -238,7 +239,7 @@ impl TextDecoder {
 
     /// A decoder for a file whose first bytes are ASCII: the first bytes that are not tell the
     /// encoding (as [`detect`] tells it from them).
-    pub fn undecided() -> TextDecoder {
+    pub(crate) fn undecided() -> TextDecoder {
         TextDecoder {
             undecided: true,
             ..TextDecoder::new(Encoding::Utf8, true)
@@ -246,28 +247,18 @@ impl TextDecoder {
     }
 
     /// The file's encoding.
-    pub fn encoding(&self) -> Encoding {
+    pub(crate) fn encoding(&self) -> Encoding {
         self.encoding
     }
 
     /// The length of the byte-order mark dropped at the file's start.
-    pub fn bom_len(&self) -> usize {
+    pub(crate) fn bom_len(&self) -> usize {
         self.bom
-    }
-
-    /// How many invalid byte sequences were replaced by U+FFFD so far.
-    pub fn replaced(&self) -> usize {
-        self.replaced
-    }
-
-    /// How many lines were read in an encoding other than the file's so far.
-    pub fn mixed_lines(&self) -> usize {
-        self.mixed_lines
     }
 
     /// Decodes `bytes`: whole lines of the file, in order (the first call gets the file's start,
     /// where a byte-order mark is dropped).
-    pub fn decode(&mut self, bytes: &[u8]) -> String {
+    pub(crate) fn decode(&mut self, bytes: &[u8]) -> String {
         let at_start = !std::mem::replace(&mut self.started, true);
         if self.undecided && !bytes.is_ascii() {
             self.undecided = false;
@@ -288,9 +279,6 @@ impl TextDecoder {
             let mut first = at_start;
             for line in bytes.split_inclusive(|&b| b == b'\n') {
                 if let Ok(s) = std::str::from_utf8(line) {
-                    if self.encoding != Encoding::Utf8 && !s.is_ascii() {
-                        self.mixed_lines += 1;
-                    }
                     text.push_str(if first {
                         s.trim_start_matches('\u{feff}')
                     } else {
@@ -298,9 +286,6 @@ impl TextDecoder {
                     });
                 } else {
                     let legacy = *self.legacy.get_or_insert_with(|| detect_legacy(bytes));
-                    if legacy != self.encoding {
-                        self.mixed_lines += 1;
-                    }
                     let piece = self.decode_piece(line, legacy, first);
                     text.push_str(&piece);
                 }
@@ -317,10 +302,9 @@ impl TextDecoder {
         text
     }
 
-    /// `bytes` in `encoding`; a byte-order mark dropped only at the file's start. Counts
-    /// replacements.
+    /// `bytes` in `encoding`; a byte-order mark dropped only at the file's start.
     fn decode_piece(&mut self, bytes: &[u8], encoding: Encoding, at_start: bool) -> String {
-        let (text, had_errors) = if at_start {
+        let (text, _) = if at_start {
             // Only this encoding's own byte-order mark is dropped: another's never switches the
             // decoding (a given encoding is the encoding).
             self.bom = match encoding_rs::Encoding::for_bom(bytes) {
@@ -333,9 +317,6 @@ impl TextDecoder {
         } else {
             encoding.decoder().decode_without_bom_handling(bytes)
         };
-        if had_errors {
-            self.replaced += text.matches('\u{fffd}').count().max(1);
-        }
         text.into_owned()
     }
 }

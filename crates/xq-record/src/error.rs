@@ -76,21 +76,21 @@ impl ReadError {
 
     /// The same error at byte `offset`.
     #[must_use]
-    pub fn at(mut self, offset: usize) -> ReadError {
+    pub(crate) fn at(mut self, offset: usize) -> ReadError {
         self.offset = Some(offset);
         self
     }
 
     /// The same error on `line`.
     #[must_use]
-    pub fn on_line(mut self, line: u32) -> ReadError {
+    pub(crate) fn on_line(mut self, line: u32) -> ReadError {
         self.line = Some(line);
         self
     }
 
     /// The same error in game `game`.
     #[must_use]
-    pub fn in_game(mut self, game: usize) -> ReadError {
+    pub(crate) fn in_game(mut self, game: usize) -> ReadError {
         self.game = Some(game);
         self
     }

@@ -9,7 +9,9 @@ use crate::{
     encoding::{self, Encoding},
     error::{ReadError, ReadErrorKind},
     game::Game,
-    json, stream, txt, xqf,
+    json, pgn,
+    place::Place,
+    txt, xqf,
 };
 
 /// A record format.
@@ -95,7 +97,7 @@ pub struct ReadOptions {
 }
 
 /// The format of `bytes` (the file extension decides only between formats the content allows).
-pub fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
+pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
     if looks_like_xqf(bytes, extension) {
         return Format::Xqf;
     }
@@ -145,7 +147,7 @@ pub fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Forma
 /// # Errors
 /// When `format` is the move list that unrecognised text falls back to and `extension` claims
 /// another format.
-pub fn check_claimed(format: Format, extension: Option<&str>) -> Result<(), ReadError> {
+pub(crate) fn check_claimed(format: Format, extension: Option<&str>) -> Result<(), ReadError> {
     let claimed = extension.and_then(Format::from_extension);
     match claimed {
         Some(claimed @ (Format::Xqf | Format::Cbr | Format::Cbl | Format::Json))
@@ -183,7 +185,7 @@ pub struct Records {
 }
 
 /// Whether `bytes` start like a binary record (XQF, CBR, CBL).
-pub fn is_binary(bytes: &[u8]) -> bool {
+pub(crate) fn is_binary(bytes: &[u8]) -> bool {
     looks_like_xqf(bytes, None) || bytes.starts_with(b"CCBridge")
 }
 
@@ -207,7 +209,7 @@ pub fn read(
     extension: Option<&str>,
     options: ReadOptions,
 ) -> Result<Records, ReadError> {
-    read_with(bytes, extension, options, crate::pgn::MAX_GAME)
+    read_with(bytes, extension, options, pgn::MAX_GAME)
 }
 
 /// As [`read`], PGN games limited to `max_game` bytes.
@@ -254,17 +256,35 @@ pub(crate) fn read_with(
         }
         Format::Cbf => vec![ccbridge::read_cbf(text_or_err()?)],
         Format::Dhtmlxq => dhtmlxq::read_dhtmlxq(text_or_err()?),
-        Format::Json => json::read_json(text_or_err()?)?
-            .into_iter()
-            .map(Ok)
-            .collect(),
+        Format::Json => {
+            let text = text_or_err()?;
+            json::read_json(text)
+                .map_err(|e| {
+                    let encoding = encoding.unwrap_or(Encoding::Utf8);
+                    Place::new(bom).locate_error(e, text, encoding)
+                })?
+                .into_iter()
+                .map(Ok)
+                .collect()
+        }
         Format::Txt => txt::read_txt(text_or_err()?),
-        Format::Pgn => stream::pgn_games(
+        Format::Pgn => pgn::pgn_games(
             text_or_err()?,
             encoding.unwrap_or(Encoding::Utf8),
             bom,
             max_game,
         ),
+    };
+    // Text readers place start positions in the decoded text; the file has its own offsets.
+    let games = match (format, text.as_deref(), encoding) {
+        (Format::Cbf | Format::Dhtmlxq | Format::Txt, Some(text), Some(encoding)) => {
+            let mut place = Place::new(bom);
+            games
+                .into_iter()
+                .map(|item| place.locate(item, text, encoding))
+                .collect()
+        }
+        _ => games,
     };
     Ok(Records {
         format,

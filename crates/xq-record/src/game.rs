@@ -30,6 +30,11 @@ pub struct Node {
     /// Where the move stands in the source: its line (text records), 1-based.
     #[serde(skip)]
     pub source_line: Option<u32>,
+    /// Where the move's text starts in the source (text records): its byte offset in the file
+    /// as stored for games read by [`read`](crate::read) and [`GameStream`](crate::GameStream),
+    /// in the text read for games of the text readers called directly.
+    #[serde(skip)]
+    pub source_offset: Option<usize>,
 }
 
 impl Node {
@@ -125,6 +130,15 @@ pub struct Game {
     /// The line of its file where the game starts (text formats), 1-based.
     #[serde(skip)]
     pub line: Option<u32>,
+    /// Where the start position is written (text formats): the byte offset of its first
+    /// character (the FEN tag's value, DhtmlXQ's `fen` or `binit` …) in the file as stored, for
+    /// games read by [`read`](crate::read) and [`GameStream`](crate::GameStream); in the text
+    /// read, for games of the text readers called directly.
+    #[serde(skip)]
+    pub fen_offset: Option<usize>,
+    /// The line (1-based) where the start position is written (text formats).
+    #[serde(skip)]
+    pub fen_line: Option<u32>,
 }
 
 impl Game {
@@ -222,7 +236,7 @@ impl Game {
 
 /// Reads the dates records use: `1999.12.09`, `1999-12-09`, `1999/12/09`, `19991209`, `1999年12月9日`.
 /// Partial dates (`1999.??.??`) give `None`; the Date tag keeps the text.
-pub fn parse_date(text: &str) -> Option<chrono::NaiveDate> {
+pub(crate) fn parse_date(text: &str) -> Option<chrono::NaiveDate> {
     let digits: Vec<u32> = text
         .split(|c: char| !c.is_ascii_digit())
         .filter(|s| !s.is_empty())

@@ -24,10 +24,27 @@ pub struct Document {
 /// # Errors
 /// Not JSON, or JSON that is not our schema (the message gives serde's line and column).
 pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
-    let text = text.trim_start_matches('\u{feff}');
+    let bom = text.len() - text.trim_start_matches('\u{feff}').len();
+    let text = &text[bom..];
+    // serde's message, placed in the text read (line, and the byte of the column) when known.
     let as_error = |e: serde_json::Error| {
-        ReadError::new(ReadErrorKind::Syntax, format!("not an xq JSON record: {e}"))
-            .on_line(e.line() as u32)
+        let message = e.to_string();
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        let message = message.strip_suffix(&place).unwrap_or(&message);
+        let err = ReadError::new(
+            ReadErrorKind::Syntax,
+            format!("not an xq JSON record: {message}"),
+        );
+        match e.line() {
+            0 => err,
+            line => err
+                .on_line(line as u32)
+                .at(bom + byte_at(text, line, e.column())),
+        }
+    };
+    // A value that does not fit the schema: read again from the text, which knows where it is.
+    let misfit = |e: serde_json::Error, again: Option<serde_json::Error>| {
+        as_error(again.filter(|a| a.line() > 0).unwrap_or(e))
     };
     let depth = nesting(text);
     if depth > MAX_JSON_DEPTH {
@@ -53,7 +70,8 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
         ))
     };
     if value.get("games").is_some() {
-        let doc: Document = from_value(value).map_err(as_error)?;
+        let doc: Document =
+            from_value(value).map_err(|e| misfit(e, from_text::<Document>(text)))?;
         if doc.format != "xq-games" {
             return Err(ReadError::new(
                 ReadErrorKind::Unsupported,
@@ -71,7 +89,7 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
         if let Some(i) = list.iter().position(not_a_game) {
             return refuse(&format!("item {} of the list", i + 1));
         }
-        from_value(value).map_err(as_error)
+        from_value(value).map_err(|e| misfit(e, from_text::<Vec<Game>>(text)))
     } else if not_a_game(&value) {
         refuse(if value.is_object() {
             "the object"
@@ -79,12 +97,14 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
             "the value"
         })
     } else {
-        Ok(vec![from_value(value).map_err(as_error)?])
+        Ok(vec![
+            from_value(value).map_err(|e| misfit(e, from_text::<Game>(text)))?,
+        ])
     }
 }
 
 /// JSON nested deeper than this is refused: a game whose variations nest [`MAX_DEPTH`] deep,
-/// written by [`write_json`] (document, games, game, moves, node: 5; 3 more per level).
+/// written by [`write_json`](crate::write::write_json) (document, games, game, moves, node: 5; 3 more per level).
 pub const MAX_JSON_DEPTH: usize = 5 + 3 * MAX_DEPTH;
 
 /// Parses JSON of any depth up to [`MAX_JSON_DEPTH`] without overflowing the stack (serde_json's
@@ -103,6 +123,30 @@ fn from_value<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
 ) -> Result<T, serde_json::Error> {
     T::deserialize(serde_stacker::Deserializer::new(value))
+}
+
+/// Why `text` is not a `T`, read straight from the text (so the error says where), if it is not.
+fn from_text<T: serde::de::DeserializeOwned>(text: &str) -> Option<serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    T::deserialize(serde_stacker::Deserializer::new(&mut de)).err()
+}
+
+/// The byte of `text` that serde_json's `line` and `column` (both 1-based, the column counted in
+/// bytes) point at, clamped to the text and to a character's start.
+fn byte_at(text: &str, line: usize, column: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(i, _)| i + 1)
+    };
+    let mut at = (start + column.saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The deepest nesting of `[` and `{` in JSON text (outside strings).
@@ -132,7 +176,7 @@ fn nesting(text: &str) -> usize {
 }
 
 /// Writes games as a JSON document.
-pub fn write_json(games: &[Game]) -> String {
+pub(crate) fn write_json(games: &[Game]) -> String {
     let mut out = String::from(JSON_HEAD);
     for (i, game) in games.iter().enumerate() {
         out.push_str(&json_game(game, i == 0));
@@ -142,7 +186,7 @@ pub fn write_json(games: &[Game]) -> String {
 }
 
 /// The start of a JSON document, up to its list of games: a document can be written a game at a
-/// time ([`json_game`], then [`json_tail`]), as [`write_json`] does.
+/// time ([`json_game`], then [`json_tail`]), as [`write_json`](crate::write::write_json) does.
 pub const JSON_HEAD: &str = "{\n  \"format\": \"xq-games\",\n  \"version\": 1,\n  \"games\": [";
 
 /// One game of a JSON document (`first` if no game comes before it).
@@ -177,6 +221,31 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    #[test]
+    fn an_error_says_where_it_is() {
+        // A syntax error, and a value that does not fit the schema (found again in the text:
+        // the parsed value has lost its places), after a byte-order mark and Chinese text.
+        let doc = |moves: &str| {
+            format!(
+                "\u{feff}{{\"format\": \"xq-games\", \"version\": 1, \"games\": [{{\"tags\": [[\"Event\", \"中国\"]],\n  \"moves\": [{moves}]}}]}}"
+            )
+        };
+        for (text, at) in [
+            (doc("{\"move\": 5}"), "5}]"),
+            (doc("{\"move\": \"h2e2\" ]"), "]]}]}"),
+        ] {
+            let err = read_json(&text).unwrap_err();
+            assert_eq!(err.line, Some(2), "{err:?}");
+            assert!(text[err.offset.unwrap()..].starts_with(at), "{err:?}");
+            assert!(!err.message.contains(" at line "), "{err:?}");
+        }
+        // A game list and a lone game.
+        let err = read_json("[{\"moves\": [\n{\"move\": 5}]}]").unwrap_err();
+        assert_eq!((err.line, err.offset), (Some(2), Some(22)));
+        let err = read_json("{\"moves\": [\n{\"move\": 5}]}").unwrap_err();
+        assert_eq!((err.line, err.offset), (Some(2), Some(21)));
+    }
 
     #[test]
     fn written_a_game_at_a_time_is_serdes_document() {

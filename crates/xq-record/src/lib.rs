@@ -24,6 +24,7 @@ pub mod format;
 pub mod game;
 pub mod json;
 pub mod pgn;
+mod place;
 pub mod recover;
 pub mod replay;
 mod slots;

@@ -14,8 +14,10 @@
 //! Chinese, WXF or ICCS, comments and variations kept.
 
 use crate::{
+    encoding::Encoding,
     error::{ReadError, ReadErrorKind},
     game::{Game, Node},
+    place::Place,
 };
 
 /// How deep variations may nest.
@@ -83,7 +85,7 @@ impl<'a> PgnReader<'a> {
 
     /// A reader over `text`, a piece of a larger file that starts on line `line` (1-based) with
     /// game `game` (0-based): errors and games are numbered as in the whole file.
-    pub fn with_origin(text: &'a str, line: u32, game: usize) -> PgnReader<'a> {
+    pub(crate) fn with_origin(text: &'a str, line: u32, game: usize) -> PgnReader<'a> {
         PgnReader::resume(text, line, game, Skip::None, true, MAX_GAME)
     }
 
@@ -305,7 +307,9 @@ impl<'a> PgnReader<'a> {
             .in_game(self.game)
     }
 
-    fn read_tag(&mut self) -> Result<(String, String), ReadError> {
+    /// Reads a tag line: its name, its value (unescaped, trimmed) and where the value starts in
+    /// the text.
+    fn read_tag(&mut self) -> Result<(String, String, usize), ReadError> {
         let start_line = self.line;
         self.bump(); // '['
         let rest = self.rest();
@@ -316,10 +320,11 @@ impl<'a> PgnReader<'a> {
             .unwrap_or(line.len());
         let name = line[..name_len].to_owned();
         let after = &line[name_len..];
-        let value = match after.find('"') {
+        let (value, value_at) = match after.find('"') {
             Some(q) => {
                 let quote = self.pos + name_len + q;
                 let body = &after[q + 1..];
+                let value_at = quote + 1 + (body.len() - body.trim_start().len());
                 let mut value = String::new();
                 let mut chars = body.chars();
                 let mut closed = false;
@@ -346,9 +351,12 @@ impl<'a> PgnReader<'a> {
                     .on_line(start_line)
                     .in_game(self.game));
                 }
-                value
+                (value, value_at)
             }
-            None => after.trim().trim_end_matches(']').trim().to_owned(),
+            None => (
+                after.trim().trim_end_matches(']').trim().to_owned(),
+                self.pos + name_len + (after.len() - after.trim_start().len()),
+            ),
         };
         if name.is_empty() {
             return Err(self.error(
@@ -358,7 +366,7 @@ impl<'a> PgnReader<'a> {
         }
         // Consume the line.
         self.advance(line.len());
-        Ok((name, value.trim().to_owned()))
+        Ok((name, value.trim().to_owned(), value_at))
     }
 
     fn read_game(&mut self) -> Option<Result<Game, ReadError>> {
@@ -405,12 +413,16 @@ impl<'a> PgnReader<'a> {
             ..Game::default()
         };
         while self.peek() == Some('[') {
+            let line = self.line;
             match self.read_tag() {
                 // The start position is the game's, not a tag (writers put it back).
-                Ok((name, value)) if name.eq_ignore_ascii_case("FEN") => {
-                    game.fen = (!value.is_empty()).then_some(value);
+                Ok((name, value, at)) if name.eq_ignore_ascii_case("FEN") => {
+                    let given = !value.is_empty();
+                    game.fen = given.then_some(value);
+                    game.fen_offset = given.then_some(at);
+                    game.fen_line = given.then_some(line);
                 }
-                Ok(tag) => game.tags.push(tag),
+                Ok((name, value, _)) => game.tags.push((name, value)),
                 Err(e) => {
                     self.skip = Skip::ToGame;
                     return Err(e);
@@ -532,6 +544,8 @@ impl<'a> PgnReader<'a> {
                     let Some(mv) = strip_move_number(token) else {
                         continue;
                     };
+                    // Where the move's text starts, after its number.
+                    let at = start + (token.len() - mv.len());
                     if mv.starts_with('$') {
                         continue;
                     }
@@ -541,6 +555,7 @@ impl<'a> PgnReader<'a> {
                     }
                     let mut node = Node::text(mv);
                     node.source_line = Some(line);
+                    node.source_offset = Some(at);
                     node.before = pending.take();
                     if let Some(current) = stack.last_mut() {
                         current.push(node);
@@ -675,6 +690,24 @@ fn strip_move_number(token: &str) -> Option<&str> {
     } else {
         Some(stripped)
     }
+}
+
+/// The games of PGN `text` (decoded from the bytes at file offset `base` in `encoding`), errors
+/// and start positions placed by their byte offset in the file; games longer than `max_game`
+/// bytes are errors.
+pub(crate) fn pgn_games(
+    text: &str,
+    encoding: Encoding,
+    base: usize,
+    max_game: usize,
+) -> Vec<Result<Game, ReadError>> {
+    let mut reader = PgnReader::resume(text, 1, 0, Skip::None, true, max_game);
+    let mut place = Place::new(base);
+    let mut games = Vec::new();
+    while let Step::Game(item) = reader.step(true) {
+        games.push(place.locate(item, text, encoding));
+    }
+    games
 }
 
 impl Iterator for PgnReader<'_> {

@@ -20,7 +20,7 @@ use xq_notation::{
 
 use crate::{
     game::{Game, Node},
-    replay::start_position,
+    replay::{BadStart, start_position},
 };
 
 /// Why a move of the record is not there as written.
@@ -109,7 +109,7 @@ const PLACEHOLDERS: &[&str] = &[
 ///
 /// # Errors
 /// Why the start position cannot be played.
-pub fn recover(game: &Game, reader: &mut Reader) -> Result<Recovered, String> {
+pub fn recover(game: &Game, reader: &mut Reader) -> Result<Recovered, BadStart> {
     let (mut start, _) = start_position(game)?;
     let line = &game.moves;
     // The side to move from the first move, as replay does.

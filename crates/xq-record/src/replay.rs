@@ -1,6 +1,8 @@
 //! Replaying every line of a game: resolving text moves, checking legality, the start position
 //! and the result.
 
+use std::ops::Range;
+
 use serde::Serialize;
 use xq_core::{Color, EndReason, Move, Position};
 use xq_notation::{NotationError, Reader};
@@ -53,6 +55,9 @@ pub struct MoveError {
     /// The line of the source file, for text records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_line: Option<u32>,
+    /// Where the move's text starts in the file (see [`Node::source_offset`]).
+    #[serde(skip)]
+    pub source_offset: Option<usize>,
     /// Which line of the tree: empty for the main line; otherwise, at each level, the ply of the
     /// move the variation replaces and the variation's index among that move's alternatives.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -66,9 +71,9 @@ pub struct Replay {
     pub plies: usize,
     /// Lines in the tree (the main line and every variation).
     pub lines: usize,
-    /// The start position cannot be played (or could not be read): why.
+    /// The start position cannot be played (or could not be read): why, and where in the FEN.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub bad_start: Option<String>,
+    pub bad_start: Option<BadStart>,
     /// Problems of the start position that do not stop play (a piece on a point it can never
     /// reach, more pieces of a kind than a side has).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -91,12 +96,32 @@ impl Replay {
     }
 }
 
+/// A game's start position that cannot be played: why, and where in its FEN.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct BadStart {
+    /// Why, in words: every problem of the FEN.
+    pub message: String,
+    /// The byte range in the game's FEN ([`Game::fen`]) of the first problem of its text;
+    /// `None` when the text reads and the position breaks the rules (two kings, a king out of
+    /// its palace …): then the whole FEN is at fault. [`Game::fen_offset`] says where the FEN
+    /// is in the file.
+    pub span: Option<Range<usize>>,
+}
+
+/// Serialised as its message (as when it was a string).
+impl Serialize for BadStart {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.message)
+    }
+}
+
 /// The start position of a game (its FEN, or the standard one).
 ///
 /// # Errors
-/// Why the FEN is not a playable position; positions that are only implausible are accepted, and
-/// their problems returned beside it.
-pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), String> {
+/// Why the FEN is not a playable position, and where; positions that are only implausible are
+/// accepted, and their problems returned beside it.
+pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), BadStart> {
     let Some(fen) = game.fen.as_deref() else {
         return Ok((Position::new(), Vec::new()));
     };
@@ -104,10 +129,13 @@ pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), String> {
         Ok(pos) => Ok((pos, Vec::new())),
         Err(err) => match Position::from_fen_lenient(fen) {
             Ok(pos) => Ok((pos, err.messages())),
-            Err(err) => Err(format!(
-                "the start position cannot be played: {}",
-                err.messages().join("; ")
-            )),
+            Err(err) => Err(BadStart {
+                message: format!(
+                    "the start position cannot be played: {}",
+                    err.messages().join("; ")
+                ),
+                span: err.syntax.first().map(|p| p.span.clone()),
+            }),
         },
     }
 }
@@ -229,6 +257,7 @@ fn walk(
                     message,
                     fen: pos.fen(),
                     source_line: node.source_line,
+                    source_offset: node.source_offset,
                     variation: path.clone(),
                 });
                 failed = true;

@@ -2,8 +2,8 @@
 //!
 //! A PGN archive can be any size: it is read in pieces of about a megabyte (cut at line ends; a
 //! line longer than [`Limits::max_line`] is cut after a space or punctuation), each decoded once
-//! (see [`TextDecoder`]) and read by the same [`PgnReader`] that reads a whole file. The reader says
-//! for each game whether more text could change it (its reading reached the piece's end); such a
+//! (line by line, as [`crate::encoding`] says) and read by the same [`PgnReader`] that reads a
+//! whole file. The reader says for each game whether more text could change it (its reading reached the piece's end); such a
 //! game is read again with the next piece. Every game is bounded ([`crate::pgn::MAX_GAME`]), so the
 //! stream holds at most a piece and a game, and the work is linear in the file: the games are
 //! those of reading the file whole, numbered as in it (game index, line, byte offset).
@@ -25,13 +25,14 @@ use crate::{
     format::{self, Format, ReadOptions, Records},
     game::Game,
     pgn::{PgnReader, Skip, Step},
+    place::Place,
 };
 
 /// How much of a file is looked at to tell its encoding and format.
-pub const HEAD: usize = 64 * 1024;
+pub(crate) const HEAD: usize = 64 * 1024;
 
 /// The size a PGN piece grows to before it is cut at the next line end.
-pub const CHUNK: usize = 1 << 20;
+pub(crate) const CHUNK: usize = 1 << 20;
 
 /// The most a file read whole (every format but PGN in UTF-8, GBK or Big5) may hold.
 pub const MAX_WHOLE: u64 = 64 << 20;
@@ -129,7 +130,7 @@ impl<'r> GameStream<'r> {
     ///
     /// # Errors
     /// As [`GameStream::open`].
-    pub fn with_chunk(
+    pub(crate) fn with_chunk(
         source: impl Read + Send + 'r,
         extension: Option<&str>,
         options: ReadOptions,
@@ -401,12 +402,7 @@ impl PgnChunks<'_> {
         let (from, skip, game) = loop {
             match reader.step(self.eof) {
                 Step::Game(item) => {
-                    let item = item.map_err(|mut err| {
-                        if let Some(pos) = err.offset {
-                            err.offset = Some(place.offset(&self.text, pos, self.encoding));
-                        }
-                        err
-                    });
+                    let item = place.locate(item, &self.text, self.encoding);
                     self.pending.push_back(item);
                 }
                 Step::Done => {
@@ -456,66 +452,6 @@ fn char_boundary(bytes: &[u8], encoding: Encoding) -> usize {
     cut.max(1).min(bytes.len())
 }
 
-/// Byte offsets in the file of positions in a decoded text, found moving forward.
-struct Place {
-    pos: usize,
-    offset: usize,
-    base: usize,
-}
-
-impl Place {
-    fn new(base: usize) -> Place {
-        Place {
-            pos: 0,
-            offset: base,
-            base,
-        }
-    }
-
-    /// The file offset of `text[pos..]`.
-    fn offset(&mut self, text: &str, pos: usize, encoding: Encoding) -> usize {
-        if pos < self.pos {
-            self.pos = 0;
-            self.offset = self.base;
-        }
-        let piece = text.get(self.pos..pos).unwrap_or("");
-        self.offset += encoded_len(piece, encoding);
-        self.pos = pos;
-        self.offset
-    }
-}
-
-/// The games of PGN `text` (decoded from the bytes at file offset `base` in `encoding`), errors
-/// placed by their byte offset in the file; games longer than `max_game` bytes are errors.
-pub(crate) fn pgn_games(
-    text: &str,
-    encoding: Encoding,
-    base: usize,
-    max_game: usize,
-) -> Vec<Result<Game, ReadError>> {
-    let mut reader = PgnReader::resume(text, 1, 0, Skip::None, true, max_game);
-    let mut place = Place::new(base);
-    let mut games = Vec::new();
-    while let Step::Game(item) = reader.step(true) {
-        games.push(item.map_err(|mut err| {
-            if let Some(pos) = err.offset {
-                err.offset = Some(place.offset(text, pos, encoding));
-            }
-            err
-        }));
-    }
-    games
-}
-
-/// The length of `text` in `encoding`, without a byte-order mark.
-fn encoded_len(text: &str, encoding: Encoding) -> usize {
-    match encoding {
-        Encoding::Utf8 => text.len(),
-        Encoding::Utf16Le | Encoding::Utf16Be => text.encode_utf16().count() * 2,
-        other => encoding::encode(text, other).len(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -554,6 +490,37 @@ mod tests {
             assert_eq!(events(stream), whole, "chunk {chunk}");
         }
         assert_eq!(whole.len(), 3000);
+    }
+
+    #[test]
+    fn pieces_place_moves_and_start_positions_as_reading_whole_does() {
+        // As the pgn_stream fuzzer checks: whole games equal, with the file offsets of their
+        // moves and start positions, whatever the sizes of the head, the pieces and the lines.
+        let mut text = pgn(40);
+        text.push_str("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/车NBAKABNR w\"]\n\n1. 炮二平五 (1. 炮二进九) 马８进７\n2. 马二进四 *\n\n");
+        text.push_str(&pgn(3));
+        for encoding in [Encoding::Utf8, Encoding::Gbk] {
+            let bytes = encoding::encode(&text, encoding).into_owned();
+            let options = ReadOptions {
+                encoding: Some(encoding),
+                format: Some(Format::Pgn),
+            };
+            let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+            assert!(whole.iter().flatten().any(|g| g.fen_offset.is_some()));
+            for (head, chunk, max_line) in [(1, 1, 1), (16, 9, 3), (200, 64, 17), (4096, 333, 40)] {
+                let limits = Limits {
+                    head,
+                    chunk,
+                    max_line,
+                    ..Limits::default()
+                };
+                let streamed: Vec<_> =
+                    GameStream::with_limits(&bytes[..], Some("pgn"), options, limits)
+                        .unwrap()
+                        .collect();
+                assert_eq!(streamed, whole, "{encoding:?} {limits:?}");
+            }
+        }
     }
 
     #[test]

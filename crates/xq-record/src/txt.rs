@@ -16,9 +16,18 @@ fn is_board(token: &str) -> bool {
     token.matches('/').count() == 9
 }
 
-fn moves_into(game: &mut Game, text: &str, line: u32) {
-    for token in text.split(|c: char| c.is_whitespace() || c == ',') {
-        let token = token
+/// Adds the moves of `text` (on line `line`, starting at byte `at` of the text read) to `game`.
+fn moves_into(game: &mut Game, text: &str, line: u32, at: usize) {
+    let mut next = 0;
+    for word in text.split(|c: char| c.is_whitespace() || c == ',') {
+        // Words come in order: where this one starts, past the last one and its separator.
+        let word_at = next;
+        next += word.len()
+            + text[next + word.len()..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+        let token = word
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .trim_start_matches('.');
         let token = if token.is_empty() { continue } else { token };
@@ -39,6 +48,7 @@ fn moves_into(game: &mut Game, text: &str, line: u32) {
         }
         let mut node = Node::text(token);
         node.source_line = Some(line);
+        node.source_offset = Some(at + word_at + (word.len() - token.len()));
         game.moves.push(node);
     }
 }
@@ -82,14 +92,26 @@ fn split_fen(line: &str) -> (Option<String>, &str) {
 
 /// Reads a move list.
 pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
-    let text = text.trim_start_matches('\u{feff}');
-    let lines: Vec<(u32, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i as u32 + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect();
-    let Some(&(first_no, first)) = lines.first() else {
+    // Each line with its number and where it starts in `text` (after its leading spaces).
+    let mut lines: Vec<(u32, &str, usize)> = Vec::new();
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut at = bom;
+    for (i, raw) in text[bom..].split_inclusive('\n').enumerate() {
+        let start = at + (raw.len() - raw.trim_start().len());
+        at += raw.len();
+        let l = raw.trim();
+        if !l.is_empty() && !l.starts_with('#') {
+            lines.push((i as u32 + 1, l, start));
+        }
+    }
+    // The start position of a game whose line `no`, starting at `at`, gives one.
+    let placed = |fen: Option<String>, no: u32, at: usize| Game {
+        fen_offset: fen.is_some().then_some(at),
+        fen_line: fen.is_some().then_some(no),
+        fen,
+        ..Game::default()
+    };
+    let Some(&(first_no, first, first_at)) = lines.first() else {
         return Vec::new();
     };
     let (fen, rest) = split_fen(first);
@@ -99,27 +121,21 @@ pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
         && lines
             .iter()
             .skip(1)
-            .all(|(_, l)| !l.split_whitespace().any(is_board))
+            .all(|(_, l, _)| !l.split_whitespace().any(is_board))
     {
-        let mut game = Game {
-            fen,
-            ..Game::default()
-        };
-        for &(no, line) in &lines[1..] {
-            moves_into(&mut game, line, no);
+        let mut game = placed(fen, first_no, first_at);
+        for &(no, line, at) in &lines[1..] {
+            moves_into(&mut game, line, no, at);
         }
-        let _ = first_no;
         return vec![Ok(game)];
     }
     lines
         .iter()
-        .map(|&(no, line)| {
+        .map(|&(no, line, at)| {
             let (fen, rest) = split_fen(line);
-            let mut game = Game {
-                fen,
-                ..Game::default()
-            };
-            moves_into(&mut game, rest, no);
+            let mut game = placed(fen, no, at);
+            // `rest` is the end of `line`.
+            moves_into(&mut game, rest, no, at + line.len() - rest.len());
             Ok(game)
         })
         .collect()
@@ -127,7 +143,7 @@ pub fn read_txt(text: &str) -> Vec<Result<Game, ReadError>> {
 
 /// Writes a game's main line as one line of a move list: the FEN (if not the standard
 /// position), then the moves written by `write`.
-pub fn write_txt_line(game: &Game, moves: &[String]) -> String {
+pub(crate) fn write_txt_line(game: &Game, moves: &[String]) -> String {
     let mut out = String::new();
     if let Some(fen) = &game.fen {
         out.push_str(fen);

@@ -36,12 +36,35 @@ pub struct Failure {
     /// The line of the source file, for text records.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
-    /// The byte offset in the file, where known.
+    /// The byte offset in the file, where known: of a bad move's text, of the place a game that
+    /// cannot be read goes wrong, of a bad start position's FEN.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<usize>,
+    /// For a bad start position: the byte range in `fen` of the first problem of its text
+    /// (`None` when the text reads but the position breaks the rules).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fen_span: Option<(usize, usize)>,
     /// Which variation: at each level, the ply the variation replaces and its index there.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variation: Vec<(usize, usize)>,
+}
+
+impl Failure {
+    /// A failure of `kind` with a message and no place (a file that cannot be read, a file with
+    /// no game).
+    pub fn whole(kind: &'static str, message: String) -> Failure {
+        Failure {
+            ply: None,
+            kind,
+            message,
+            text: None,
+            fen: None,
+            line: None,
+            offset: None,
+            fen_span: None,
+            variation: Vec::new(),
+        }
+    }
 }
 
 impl From<&MoveError> for Failure {
@@ -53,7 +76,8 @@ impl From<&MoveError> for Failure {
             text: Some(e.text.clone()),
             fen: Some(e.fen.clone()),
             line: e.source_line,
-            offset: None,
+            offset: e.source_offset,
+            fen_span: None,
             variation: e.variation.clone(),
         }
     }
@@ -69,6 +93,7 @@ impl From<&ReadError> for Failure {
             fen: None,
             line: e.line,
             offset: e.offset,
+            fen_span: None,
             variation: Vec::new(),
         }
     }
@@ -208,11 +233,12 @@ pub fn validate_game(
         report.error = Some(Failure {
             ply: Some(0),
             kind: "bad_start",
-            message: why,
+            message: why.message,
             text: None,
             fen: game.fen.clone(),
-            line: game.line,
-            offset: None,
+            line: game.fen_line.or(game.line),
+            offset: game.fen_offset,
+            fen_span: why.span.map(|s| (s.start, s.end)),
             variation: Vec::new(),
         });
         return report;
@@ -333,6 +359,101 @@ mod tests {
         let r = check("1. 炮二平五 { never closed\n");
         let e = r.error.unwrap();
         assert_eq!((e.ply, e.kind, e.line), (None, "syntax", Some(1)));
+    }
+
+    #[test]
+    fn a_bad_start_says_where_its_fen_is_written() {
+        // The FEN's place is a byte offset in the file as stored (a Chinese character takes 3
+        // bytes in UTF-8, 2 in GBK); the first problem's span is in the FEN.
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w";
+        let pgn = format!("[Event \"中国\"]\n[FEN \"{fen}\"]\n1. 炮二平五 *\n");
+        let ubb = format!(
+            "<p>中国</p>\n[DhtmlXQ]\n[DhtmlXQ_fen] {fen}[/DhtmlXQ_fen]\n[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n"
+        );
+        let txt = format!("# 中国\n  {fen} 炮二平五\n");
+        for (text, ext, utf8_at, line) in [
+            (&pgn, "pgn", 23, 2),
+            (&ubb, "ubb", 38, 3),
+            (&txt, "txt", 11, 2),
+        ] {
+            for (encoding, at) in [(Encoding::Utf8, utf8_at), (Encoding::Gbk, utf8_at - 2)] {
+                let bytes = crate::encoding::encode(text, encoding);
+                let options = ReadOptions {
+                    encoding: Some(encoding),
+                    format: None,
+                };
+                let mut records = read(&bytes, Some(ext), options).unwrap();
+                let mut reader = Reader::new(Mode::Lenient);
+                let r = validate_game(0, &mut records.games[0], &mut reader);
+                let e = r.error.unwrap();
+                assert_eq!(e.kind, "bad_start", "{ext}");
+                assert_eq!(
+                    (e.offset, e.line),
+                    (Some(at), Some(line)),
+                    "{ext} {encoding:?}"
+                );
+                assert_eq!(e.fen_span, Some((58, 59)), "{ext}");
+                assert_eq!(&bytes[at..at + 9], b"rnbakabnr", "{ext} {encoding:?}");
+                // Streamed in pieces of a few bytes (PGN; the others are read whole): the same
+                // place.
+                let limits = crate::stream::Limits {
+                    head: 16,
+                    chunk: 5,
+                    ..crate::stream::Limits::default()
+                };
+                let mut streamed =
+                    crate::GameStream::with_limits(&bytes[..], Some(ext), options, limits).unwrap();
+                let game = streamed.next().unwrap().unwrap();
+                assert_eq!(
+                    (game.fen_offset, game.fen_line),
+                    (Some(at), Some(line)),
+                    "{ext}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_move_says_where_its_text_is_written() {
+        // In the file as stored, whole or streamed, in the main line and in a variation.
+        let pgn = "[Event \"中国\"]\n\n1. 炮二平五 (1. 炮二进九) 马８进７\n2. 马二进四 *\n";
+        let txt = "# 中国\n炮二平五,　马８进７ 3.马二进四\n";
+        for (text, ext, lines) in [(pgn, "pgn", vec![4, 3]), (txt, "txt", vec![2])] {
+            for encoding in [Encoding::Utf8, Encoding::Gbk] {
+                let bytes = crate::encoding::encode(text, encoding);
+                let options = ReadOptions {
+                    encoding: Some(encoding),
+                    format: None,
+                };
+                let limits = crate::stream::Limits {
+                    head: 16,
+                    chunk: 5,
+                    ..crate::stream::Limits::default()
+                };
+                let whole = read(&bytes, Some(ext), options).unwrap().games;
+                let streamed =
+                    crate::GameStream::with_limits(&bytes[..], Some(ext), options, limits)
+                        .unwrap()
+                        .collect();
+                for mut games in [whole, streamed] {
+                    let mut reader = Reader::new(Mode::Lenient);
+                    let r = validate_game(0, &mut games[0], &mut reader);
+                    let errors: Vec<Failure> = r.error.into_iter().chain(r.more_errors).collect();
+                    let mut found = Vec::new();
+                    for e in &errors {
+                        let at = e.offset.unwrap();
+                        let written = crate::encoding::encode(e.text.as_deref().unwrap(), encoding);
+                        assert!(
+                            bytes[at..].starts_with(&written),
+                            "{ext} {encoding:?} {e:?}"
+                        );
+                        found.push(e.line.unwrap());
+                    }
+                    found.sort_unstable_by(|a, b| b.cmp(a));
+                    assert_eq!(found, lines, "{ext}");
+                }
+            }
+        }
     }
 
     #[test]

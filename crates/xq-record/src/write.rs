@@ -155,7 +155,7 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
 }
 
 /// One game in PGN.
-pub fn pgn_game(game: &Game, notation: Notation) -> String {
+pub(crate) fn pgn_game(game: &Game, notation: Notation) -> String {
     let mut out = String::new();
     // A tag is one line: line breaks in a value become spaces (said by write_pgn).
     let quote = |v: &str| {

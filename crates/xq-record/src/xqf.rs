@@ -356,7 +356,7 @@ pub enum XqfVersion {
 /// Writes `game` as XQF (the start position must be valid and the moves replayed: every node
 /// needs its coordinates). Tags without an XQF field and the comments before variation moves are
 /// dropped; see [`xqf_losses`].
-pub fn write_xqf(game: &Game, version: XqfVersion) -> Vec<u8> {
+pub(crate) fn write_xqf(game: &Game, version: XqfVersion) -> Vec<u8> {
     let mut out = vec![0u8; HEADER];
     out[0] = b'X';
     out[1] = b'Q';
@@ -528,7 +528,7 @@ fn fit(value: &str, max: usize) -> (Vec<u8>, bool) {
 
 /// What writing `game` as XQF drops: tags with no XQF field, tags longer than their field,
 /// comments before variation moves.
-pub fn xqf_losses(game: &Game) -> Vec<String> {
+pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     let mut lost: Vec<String> = game
         .tags
         .iter()

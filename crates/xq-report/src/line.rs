@@ -6,6 +6,7 @@ use xq_notation::Reader;
 use xq_record::{
     Game, Outcome,
     recover::{Recovered, recover},
+    replay::BadStart,
 };
 
 /// A line to judge or audit: a start position and the moves played from it, with what reading
@@ -42,8 +43,8 @@ impl Line {
     /// The main line of a game record, read as an arbiter reads a scoresheet: missing and
     /// unreadable moves are counted and reconstructed where the moves after them allow, and a
     /// move that kills its own king ends the line. The error says why the record cannot be read
-    /// at all (no start position).
-    pub fn from_game(game: &Game, reader: &mut Reader) -> Result<Line, String> {
+    /// at all (no start position), and where in its FEN.
+    pub fn from_game(game: &Game, reader: &mut Reader) -> Result<Line, BadStart> {
         let recovered = recover(game, reader)?;
         let self_kill = recovered.self_kill.as_ref().map(|k| SelfKill {
             ply: k.ply,

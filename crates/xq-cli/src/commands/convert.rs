@@ -16,9 +16,9 @@ use std::{
 };
 
 use xq_core::text::{visible, visible_path};
-use xq_notation::{ChineseStyle, Notation, Script};
+use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script};
 use xq_record::{
-    Encoding, Game, GameStream, ReadErrorKind,
+    Encoding, Game, GameStream, ReadErrorKind, replay,
     write::{self, PgnOptions, Written},
     xqf::XqfVersion,
 };
@@ -238,7 +238,14 @@ impl Games<'_> {
                             "game {i}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)"
                         ), None));
                     }
-                    write::resolve_all(&mut game);
+                    // Coordinates for the writers; a start position that cannot be played
+                    // loses the moves (the target says so), and is shown where it is written.
+                    let mut reader = Reader::new(Mode::Lenient);
+                    if let Some(why) = replay::replay(&mut game, &mut reader).bad_start {
+                        let shown = super::located::fen_place(self.path, &game, &why, self.options);
+                        self.notes
+                            .push((format!("game {i}: {}", why.message), shown));
+                    }
                     return Some((i, game));
                 }
                 Err(e) => {
@@ -329,6 +336,11 @@ fn convert_one(
         }
         Err(e) => {
             writeln!(out, "{name}: cannot be read: {}", visible(&e.to_string()))?;
+            if let Some(shown) =
+                super::located::record_snippet(&input.path, &e, args.input.options())
+            {
+                writeln!(out, "{shown}")?;
+            }
             return Ok(ExitStatus::Invalid);
         }
     };

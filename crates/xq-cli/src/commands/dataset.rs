@@ -244,10 +244,10 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
                 }
                 Checked::Done(FileResult::Read { format, games, .. }) => {
                     if games.is_empty() {
-                        let failure = Failure {
-                            kind: "no_games",
-                            ..io_failure(format!("no game found in this {format} file"))
-                        };
+                        let failure = Failure::whole(
+                            "no_games",
+                            format!("no game found in this {format} file"),
+                        );
                         run.failed_file(&input.display, failure, out)?;
                         continue;
                     }
@@ -304,16 +304,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
 }
 
 fn io_failure(message: String) -> Failure {
-    Failure {
-        ply: None,
-        kind: "io",
-        message,
-        text: None,
-        fen: None,
-        line: None,
-        offset: None,
-        variation: Vec::new(),
-    }
+    Failure::whole("io", message)
 }
 
 /// A game as read and replayed, kept for its rows.
@@ -536,10 +527,10 @@ impl DatasetRun<'_> {
             }
         }
         if index == 0 {
-            let failure = Failure {
-                kind: "no_games",
-                ..io_failure(format!("no game found in this {} file", stream.format()))
-            };
+            let failure = Failure::whole(
+                "no_games",
+                format!("no game found in this {} file", stream.format()),
+            );
             return self.failed_file(&input.display, failure, out);
         }
         Ok(())

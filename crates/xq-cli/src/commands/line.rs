@@ -5,7 +5,11 @@
 use std::path::PathBuf;
 
 use xq_arbiter::procedure::SelfKill;
-use xq_core::IllegalMove;
+use xq_core::{
+    IllegalMove,
+    caret::Snippet,
+    text::{visible, visible_path},
+};
 use xq_notation::{Mode, NotationError, Reader, ResolveError};
 use xq_report::Line;
 
@@ -50,23 +54,40 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
                     "--fen and a file both give the start position: give one".to_owned(),
                 ));
             }
-            let game = super::show::read_game(path, src.game, src.input.options())?;
-            Line::from_game(&game, &mut reader)
-                .map_err(|why| CliError::Invalid(format!("{}: {why}", path.display())))?
+            let options = src.input.options();
+            let game = super::show::read_game(path, src.game, options)?;
+            Line::from_game(&game, &mut reader).map_err(|why| {
+                let place = super::located::fen_place(path, &game, &why, options)
+                    .map(|s| format!("\n{s}"))
+                    .unwrap_or_default();
+                CliError::Invalid(format!(
+                    "{}: game {}: {}{place}",
+                    visible_path(path),
+                    src.game,
+                    visible(&why.message)
+                ))
+            })?
         }
         None => Line::new(
             super::parse_fen(src.fen.unwrap_or(xq_core::START_FEN), true)?,
             Vec::new(),
         ),
     };
-    let tokens: Vec<&str> = src
-        .moves
-        .map(|m| {
-            m.split_whitespace()
-                .filter(|t| !super::is_filler(t))
-                .collect()
+    let given = src.moves.unwrap_or("");
+    // Each move of --moves with where it starts there.
+    let tokens: Vec<(usize, &str)> = given
+        .split(char::is_whitespace)
+        .scan(0, |at, word| {
+            let start = *at;
+            *at += word.len()
+                + given[*at + word.len()..]
+                    .chars()
+                    .next()
+                    .map_or(0, char::len_utf8);
+            Some((start, word))
         })
-        .unwrap_or_default();
+        .filter(|(_, t)| !t.is_empty() && !super::is_filler(t))
+        .collect();
     if tokens.is_empty() && line.moves.is_empty() && line.self_kill.is_none() {
         return Err(CliError::Usage(
             "no moves: give --moves \"M1 M2 …\" or a file".to_owned(),
@@ -82,7 +103,7 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
     for &m in &line.moves {
         pos.play_unchecked(m);
     }
-    for token in tokens {
+    for (at, token) in tokens {
         let ply = line.moves.len() + 1;
         match reader.read(token, &pos) {
             Ok(m) => {
@@ -103,13 +124,17 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
                 break;
             }
             Err(err) => {
-                let detail = match &err {
-                    NotationError::Syntax(e) => format!("\n{}", super::indent(&e.render(), "  ")),
-                    other => format!(": {other}"),
+                // The move in --moves, carets under it (under its bad character for a move
+                // that does not read).
+                let span = match &err {
+                    NotationError::Syntax(e) => e.span.clone(),
+                    NotationError::Resolve(_) => 0..token.len(),
                 };
+                let place = Snippet::new(given, at + span.start..at + span.end);
                 return Err(CliError::Invalid(format!(
-                    "ply {ply} ({} to move): `{token}` is not a move here{detail}\n  position: {}",
+                    "ply {ply} ({} to move): `{token}` is not a move here: {err}\n  in --moves:\n{}\n  position: {}",
                     pos.turn(),
+                    super::indent(&place.render("here"), "    "),
                     pos.fen()
                 )));
             }

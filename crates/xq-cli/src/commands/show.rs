@@ -37,9 +37,21 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
                     visible(&e.text),
                     visible(&e.message)
                 )?;
+                let place = e.source_offset.and_then(|at| {
+                    let options = args.input.options();
+                    super::located::written_snippet(&args.file, &e.text, at, e.source_line, options)
+                });
+                if let Some(place) = place {
+                    writeln!(out, "{place}")?;
+                }
             }
             if let Some(why) = &replayed.bad_start {
-                writeln!(out, "! {}", visible(why))?;
+                writeln!(out, "! {}", visible(&why.message))?;
+                if let Some(place) =
+                    super::located::fen_place(&args.file, &game, why, args.input.options())
+                {
+                    writeln!(out, "{place}")?;
+                }
             }
         }
     }
@@ -65,7 +77,10 @@ pub(crate) fn read_game(
                 source: std::io::Error::other(e.message),
             }
         } else {
-            CliError::Invalid(format!("{}: {e}", visible_path(path)))
+            let place = super::located::record_snippet(path, &e, options)
+                .map(|s| format!("\n{s}"))
+                .unwrap_or_default();
+            CliError::Invalid(format!("{}: {e}{place}", visible_path(path)))
         }
     })?;
     let index = number as usize - 1;

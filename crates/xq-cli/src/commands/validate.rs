@@ -61,16 +61,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
         report.skipped_entry(&s.display, &s.why)?;
     }
     for m in &missing {
-        let failure = Failure {
-            ply: None,
-            kind: "io",
-            message: format!("cannot read it: {}", m.error),
-            text: None,
-            fen: None,
-            line: None,
-            offset: None,
-            variation: Vec::new(),
-        };
+        let failure = Failure::whole("io", format!("cannot read it: {}", m.error));
         report.file_failure(&m.display, &failure)?;
     }
     let bar = progress_bar(files.len() as u64, args.quiet);
@@ -333,17 +324,34 @@ impl<'o> Reporter<'o> {
         }
     }
 
-    /// The line of the current file that `failure` points at, with a caret, in a text report.
-    fn show_place(&mut self, failure: &Failure) -> Result<(), CliError> {
+    /// The line of the current file that `failure` points at, with a caret, in a text report;
+    /// whether there was one to show.
+    fn show_place(&mut self, failure: &Failure) -> Result<bool, CliError> {
         let (Some((path, options)), Some(offset), Some(line)) =
             (&self.current, failure.offset, failure.line)
         else {
-            return Ok(());
+            return Ok(false);
         };
-        if let Some(snippet) = super::located::snippet_at(path, offset, line, *options) {
+        let snippet = match (failure.ply, &failure.fen, &failure.text) {
+            // A start position: under the FEN's fault.
+            (Some(0), Some(fen), _) => super::located::start_snippet(
+                path,
+                fen,
+                offset,
+                failure.fen_span.map(|(start, end)| start..end),
+                Some(line),
+                *options,
+            ),
+            // A move: under its text.
+            (Some(_), _, Some(text)) => {
+                super::located::written_snippet(path, text, offset, Some(line), *options)
+            }
+            _ => super::located::snippet_at(path, offset, line, *options),
+        };
+        if let Some(snippet) = &snippet {
             writeln!(self.out, "{snippet}")?;
         }
-        Ok(())
+        Ok(snippet.is_some())
     }
 
     /// A line of the text report: control characters from the files shown, not acted on.
@@ -416,16 +424,7 @@ impl<'o> Reporter<'o> {
         if self.format == ReportFormat::Text {
             return self.say(&format!("{file}: skipped: {why}"));
         }
-        let failure = Failure {
-            ply: None,
-            kind: "skipped",
-            message: why.to_owned(),
-            text: None,
-            fen: None,
-            line: None,
-            offset: None,
-            variation: Vec::new(),
-        };
+        let failure = Failure::whole("skipped", why.to_owned());
         self.file_row(file, &failure)
     }
 
@@ -442,7 +441,8 @@ impl<'o> Reporter<'o> {
                 "{file}{place}: cannot be read: {} [{}]",
                 failure.message, failure.kind
             ))?;
-            return self.show_place(failure);
+            self.show_place(failure)?;
+            return Ok(());
         }
         self.file_row(file, failure)
     }
@@ -471,16 +471,8 @@ impl<'o> Reporter<'o> {
             } => {
                 self.summary.not_games += not_games;
                 if games.is_empty() {
-                    let failure = Failure {
-                        ply: None,
-                        kind: "no_games",
-                        message: format!("no game found in this {format} file"),
-                        text: None,
-                        fen: None,
-                        line: None,
-                        offset: None,
-                        variation: Vec::new(),
-                    };
+                    let failure =
+                        Failure::whole("no_games", format!("no game found in this {format} file"));
                     return self.file_failure(&input.display, &failure);
                 }
                 self.summary.files += 1;
@@ -527,11 +519,18 @@ impl<'o> Reporter<'o> {
                     self.show_place(failure)?;
                 }
                 Some(0) => {
+                    let line = failure
+                        .line
+                        .map(|l| format!(", line {l}"))
+                        .unwrap_or_default();
                     self.say(&format!(
-                        "{file}: game {number}: bad start position: {} [{}]",
+                        "{file}: game {number}{line}: bad start position: {} [{}]",
                         failure.message, failure.kind
                     ))?;
-                    if let Some(fen) = &failure.fen {
+                    // The FEN in the file with a caret under its fault, else the FEN read.
+                    if !self.show_place(failure)?
+                        && let Some(fen) = &failure.fen
+                    {
                         self.say(&format!("  FEN: {}", xq_core::fen::cut(fen, 200)))?;
                     }
                 }
@@ -546,6 +545,7 @@ impl<'o> Reporter<'o> {
                         "{file}: game {number}{line}: ply {ply}{within}, {text}: {} [{}]",
                         failure.message, failure.kind
                     ))?;
+                    self.show_place(failure)?;
                     if let Some(fen) = &failure.fen {
                         self.say(&format!(
                             "  position before: {}",
