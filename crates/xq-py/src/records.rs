@@ -168,17 +168,10 @@ fn read_buffer(
             out.skipped = Some("not a move list: its first word is not a move".to_owned());
         }
     } else if out.items.is_empty() {
-        out.failure = Some(Failure {
-            ply: None,
-            kind: "no_games",
-            message: format!("no game found in this {} file", records.format),
-            text: None,
-            fen: None,
-            line: None,
-            offset: None,
-            fen_span: None,
-            variation: Vec::new(),
-        });
+        out.failure = Some(Failure::whole(
+            "no_games",
+            format!("no game found in this {} file", records.format),
+        ));
     }
     out
 }
