@@ -3,7 +3,7 @@
 //!
 //! Every legal move of the final position is tried; a move that brings back a position of the
 //! game (same placement, same side to move) is judged as the arbiter would judge the line ending
-//! with it ([`crate::judge`], the same cycle, natures and ruling). Then:
+//! with it ([`judge`](fn@crate::judge), the same cycle, natures and ruling). Then:
 //! - the ruling says the mover must change (长将, 长杀, 长捉 … under CXA; under AXF the mover
 //!   would lose): the move is **banned**;
 //! - the ruling is a draw: the move is listed apart, so that a server can offer the draw;

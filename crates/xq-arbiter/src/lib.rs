@@ -10,9 +10,10 @@
 //!   [`pattern`] (a side's moves over a cycle, named), [`facts`] (what was found, as data).
 //! - One module per rule profile, each implementing [`profile::RuleSet`]: [`cxa2020`] and
 //!   [`axf`]. A new profile is one more module and one [`Profile`] constant.
-//! - Driving them: [`classify`] (each move's nature, asking the profile), [`judge`] (cycle,
-//!   natures, patterns, ruling), [`limit`] (the 60-round count), [`banned`] (the moves a repetition forbids), [`opening`] and [`procedure`]
-//!   (tournament procedure), [`explain`] (sentences for people).
+//! - Driving them: [`classify`](mod@classify) (each move's nature, asking the profile),
+//!   [`judge`](mod@judge) (cycle, natures, patterns, ruling), [`limit`] (the 60-round count),
+//!   [`banned`] (the moves a repetition forbids), [`opening`] and [`procedure`] (tournament
+//!   procedure), [`explain`](mod@explain) (sentences for people).
 
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
@@ -33,6 +34,7 @@ pub mod pattern;
 pub mod procedure;
 pub mod profile;
 pub mod quiet;
+pub mod rule_set;
 pub mod ruling;
 pub mod search;
 mod ser;

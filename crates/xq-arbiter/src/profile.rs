@@ -3,62 +3,14 @@
 //! primitives — the searches ([`crate::search`]), what a side can win ([`crate::threats`]), the
 //! material scale ([`crate::material`]), mate threats and the 闲 family ([`crate::quiet`]), the
 //! cycle ([`crate::cycle`]) and the pattern names ([`crate::pattern`]). The shared classifier
-//! ([`crate::classify`]) and the judge ask the profile, never branch on it.
+//! ([`crate::classify`](mod@crate::classify)) and the judge ask the profile, never branch on it.
 //!
 //! Adding a profile (a club's house rules, an older CXA edition) means adding one module with a
 //! type implementing [`RuleSet`], and a [`Profile`] constant for it listed in [`Profile::ALL`].
 
 use std::fmt;
 
-use xq_core::Position;
-
-use crate::{
-    classify::MoveInContext,
-    cycle::{self, Cycle},
-    facts::{Chase, Classified, Reason},
-    nature::Nature,
-    pattern::{Pattern, Persistence},
-    ruling::Ruling,
-    search::Budget,
-};
-
-/// What a rule set decides: what a quiet move is, which patterns are forbidden, and who must
-/// change.
-pub trait RuleSet: fmt::Debug + Send + Sync {
-    /// The name in reports and on the command line: `cxa2020`, `axf`.
-    fn name(&self) -> &'static str;
-
-    /// The chases a checking move makes as well, where the profile counts them (AXF: a check
-    /// that also chases keeps a perpetual chase going). None by default.
-    fn check_chases(&self, ctx: &MoveInContext<'_>) -> Vec<Chase> {
-        let _ = ctx;
-        Vec::new()
-    }
-
-    /// The nature of a move that gives no check: 杀, 捉 or a move of the 闲 family, with the
-    /// reason.
-    fn quiet(&self, ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Reason);
-
-    /// One side's pattern over a cycle: its name and whether it is forbidden. `persistence` says
-    /// what following the chased pieces through the cycle found.
-    fn pattern(&self, moves: &[&Classified], persistence: Persistence) -> Pattern;
-
-    /// The ruling on a cycle with these patterns.
-    fn rule(&self, red: &Pattern, black: &Pattern) -> Ruling;
-
-    /// The stretch of a line that is judged when its final position repeats. By default the
-    /// shortest: from the most recent earlier occurrence ([`cycle::find`]).
-    fn cycle(&self, positions: &[Position]) -> Option<Cycle> {
-        cycle::find(positions)
-    }
-
-    /// Whether the first-rounds rule (a drawn repetition within the first 25 rounds makes Red
-    /// change) is part of this rule set's tournament procedure by default: the number of rounds
-    /// it covers, 0 for none.
-    fn opening_rounds(&self) -> u32 {
-        0
-    }
-}
+pub use crate::rule_set::RuleSet;
 
 /// A rule set, by handle: cheap to copy, compared by name.
 #[derive(Copy, Clone)]

@@ -8,7 +8,7 @@
 //! jsonl|parquet` commands and the Python package (`xq.scan`, `xq.write_dataset`) build their
 //! rows here ([`rows`]), take the column names and types from [`columns`], write JSON lines with
 //! [`json_line`] and the dataset's `_manifest.json` as [`Manifest`]. With the `parquet` feature,
-//! [`arrow`] builds Arrow record batches and writes Parquet.
+//! the `arrow` module builds Arrow record batches and writes Parquet.
 //!
 //! ```
 //! use xq_dataset::{Options, Row, Source, Table, rows};

@@ -13,10 +13,9 @@ use crate::{
     Report,
     json::pick,
     ruling::{ReportMove, allowed_words, side_words},
-    scan::{Scan, no_repetition},
 };
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -70,34 +69,10 @@ pub(crate) fn write_html(r: &Report, lang: Lang) -> String {
     out
 }
 
-/// One page with a report for each repetition of a line (`xq judge --scan`).
-pub(crate) fn write_scan(scan: &Scan, lang: Lang) -> String {
-    let title = pick(
-        lang,
-        "xq 裁判报告：全部循环",
-        "xq ruling report: every repetition",
-    );
-    let mut out = page_start(title, lang);
-    if scan.entries.is_empty() {
-        let _ = write!(out, "<p>{}</p>", escape(no_repetition(lang)));
-    }
-    for e in &scan.entries {
-        let _ = write!(
-            out,
-            "<section class=\"repetition\"><h2>{}</h2>",
-            escape(&e.heading(lang))
-        );
-        write_report(&e.report, lang, &mut out);
-        out.push_str("</section>");
-    }
-    out.push_str(PAGE_END);
-    out
-}
-
-const PAGE_END: &str = "</main></body></html>\n";
+pub(crate) const PAGE_END: &str = "</main></body></html>\n";
 
 /// The page up to the title.
-fn page_start(title: &str, lang: Lang) -> String {
+pub(crate) fn page_start(title: &str, lang: Lang) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -108,7 +83,7 @@ fn page_start(title: &str, lang: Lang) -> String {
 }
 
 /// One report: its facts, boards, patterns, ruling and notes.
-fn write_report(r: &Report, lang: Lang, out: &mut String) {
+pub(crate) fn write_report(r: &Report, lang: Lang, out: &mut String) {
     let zh = lang == Lang::Chinese;
     out.push_str("<dl>");
     let mut facts = Vec::new();

@@ -6,7 +6,11 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use xq_arbiter::{JudgeOptions, Lang, cycle::Repetition};
 
-use crate::{Line, Report, json::pick};
+use crate::{
+    Line, Report,
+    html::{PAGE_END, escape, page_start, write_report},
+    json::pick,
+};
 
 /// The repetitions of a line, each with the report of the line up to its last move.
 #[derive(Clone, Debug)]
@@ -109,6 +113,30 @@ impl Scan {
 
     /// One self-contained HTML page with a section per repetition.
     pub fn to_html(&self, lang: Lang) -> String {
-        crate::html::write_scan(self, lang)
+        write_html(self, lang)
     }
+}
+
+/// One page with a report for each repetition of a line (`xq judge --scan`).
+fn write_html(scan: &Scan, lang: Lang) -> String {
+    let title = pick(
+        lang,
+        "xq 裁判报告：全部循环",
+        "xq ruling report: every repetition",
+    );
+    let mut out = page_start(title, lang);
+    if scan.entries.is_empty() {
+        let _ = write!(out, "<p>{}</p>", escape(no_repetition(lang)));
+    }
+    for e in &scan.entries {
+        let _ = write!(
+            out,
+            "<section class=\"repetition\"><h2>{}</h2>",
+            escape(&e.heading(lang))
+        );
+        write_report(&e.report, lang, &mut out);
+        out.push_str("</section>");
+    }
+    out.push_str(PAGE_END);
+    out
 }

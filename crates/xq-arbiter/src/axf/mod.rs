@@ -23,8 +23,8 @@ use crate::{
     facts::{Chase, Classified, IdleReason, Reason},
     nature::Nature,
     pattern::{Pattern, Persistence},
-    profile::RuleSet,
     quiet::{idle_family, mate_threat},
+    rule_set::RuleSet,
     ruling::Ruling,
     search::Budget,
 };

@@ -21,7 +21,7 @@ use crate::{
     facts::{Classified, Reason},
     nature::Nature,
     pattern::{Pattern, Persistence},
-    profile::RuleSet,
+    rule_set::RuleSet,
     ruling::Ruling,
     search::Budget,
 };
