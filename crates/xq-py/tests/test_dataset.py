@@ -74,12 +74,21 @@ def test_repetition_and_split_are_deterministic(sample):
     t1 = pa.Table.from_batches(list(xq.scan(sample, batch_games=50)))
     t2 = pa.Table.from_batches(list(xq.scan(sample, batch_games=500, jobs=1)))
     assert t1.equals(t2)
-    assert t1["repetition"].to_pylist().count(1) > 0.9 * t1.num_rows
-    share = t1.filter(pc.equal(t1["split"], "validation")).num_rows / t1.num_rows
-    assert 0.03 < share < 0.2
-    ids = set(t1["game_id"].to_pylist())
-    for gid in list(ids)[:50]:
-        assert xq.split_of(gid) == xq.split_of(gid)
+    # `repetition` is how often the position (placement and side to move) has stood in the game
+    # so far, this one included: counted here from the FENs, row by row.
+    seen = {}
+    for gid, fen, rep in zip(t1["game_id"].to_pylist(), t1["fen"].to_pylist(), t1["repetition"].to_pylist()):
+        key = (gid, " ".join(fen.split()[:2]))
+        seen[key] = seen.get(key, 0) + 1
+        assert rep == seen[key], (gid, fen)
+    # The split is the game id's: every row of a game has it, and it is split_of(game_id).
+    for gid, split in zip(t1["game_id"].to_pylist(), t1["split"].to_pylist()):
+        assert split == xq.split_of(gid)
+    # About a tenth of games go to validation: measured on fixed ids, not on whatever archive
+    # the test runs on (a few hundred games, their rows clustered by game, vary too much).
+    ids = [f"game-{i}" for i in range(20_000)]
+    share = sum(xq.split_of(g) == "validation" for g in ids) / len(ids)
+    assert 0.09 < share < 0.11, share
 
 
 def test_flip_and_mirror(sample):
