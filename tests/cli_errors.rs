@@ -205,3 +205,22 @@ fn no_caret_rather_than_a_wrong_one() {
         .collect();
     assert!(marked.is_empty(), "{}", run.stdout);
 }
+
+#[test]
+fn a_bad_move_in_a_dhtmlxq_move_list_shows_a_caret_under_its_digits() {
+    // DhtmlXQ writes moves as four digits each: the report quotes them and marks them where they
+    // stand in `movelist`, and says what is wrong in the rules' words.
+    let file = "fixtures/bad/dhtmlxq-bad-move.ubb";
+    let validate = xq(&["validate", file, "-q"]);
+    assert_eq!(validate.code, 1, "{}", validate.stderr);
+    assert!(
+        validate.stdout.contains("ply 3, 1012:"),
+        "{}",
+        validate.stdout
+    );
+    let show = xq(&["show", file]);
+    insta::assert_snapshot!(format!(
+        "== validate\n{}== show\n{}{}",
+        validate.stdout, show.stdout, show.stderr
+    ));
+}

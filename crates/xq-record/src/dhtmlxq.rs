@@ -138,8 +138,23 @@ fn square(x: u32, y: u32) -> Option<Square> {
     Some(Square::new(File::try_new(x)?, Rank::try_new(9 - y)?))
 }
 
-fn moves_of(digits: &str) -> Result<Vec<Move>, ReadError> {
-    let digits: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(10)).collect();
+/// A move of a DhtmlXQ move list: the move, where its four digits start (a byte offset in the
+/// text read) and on which line, and the digits as written.
+#[derive(Clone, Debug)]
+struct Written {
+    m: Move,
+    at: usize,
+    line: u32,
+    digits: String,
+}
+
+/// The moves of a move list `value`, which starts at byte `at` of `text` (whose first line is
+/// `line`).
+fn moves_of(value: &str, at: usize, text: &str, line: u32) -> Result<Vec<Written>, ReadError> {
+    let digits: Vec<(usize, u32)> = value
+        .char_indices()
+        .filter_map(|(i, c)| c.to_digit(10).map(|d| (i, d)))
+        .collect();
     if !digits.len().is_multiple_of(4) {
         return Err(ReadError::new(
             ReadErrorKind::Syntax,
@@ -148,15 +163,24 @@ fn moves_of(digits: &str) -> Result<Vec<Move>, ReadError> {
     }
     digits
         .chunks(4)
-        .map(|d| match (square(d[0], d[1]), square(d[2], d[3])) {
-            (Some(from), Some(to)) => Ok(Move::new(from, to)),
-            _ => Err(ReadError::new(
-                ReadErrorKind::Syntax,
-                format!(
-                    "the DhtmlXQ move {}{}{}{} names a point off the board",
-                    d[0], d[1], d[2], d[3]
-                ),
-            )),
+        .map(|group| {
+            let d: Vec<u32> = group.iter().map(|&(_, d)| d).collect();
+            let written: String = d.iter().map(u32::to_string).collect();
+            match (square(d[0], d[1]), square(d[2], d[3])) {
+                (Some(from), Some(to)) => {
+                    let start = at + group[0].0;
+                    Ok(Written {
+                        m: Move::new(from, to),
+                        at: start,
+                        line: line + newlines(text.get(..start).unwrap_or("")),
+                        digits: written,
+                    })
+                }
+                _ => Err(ReadError::new(
+                    ReadErrorKind::Syntax,
+                    format!("the DhtmlXQ move {written} names a point off the board"),
+                )),
+            }
         })
         .collect()
 }
@@ -210,7 +234,10 @@ fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
         }
     }
 
-    let main = moves_of(get("movelist").unwrap_or(""))?;
+    let main = match field("movelist") {
+        Some((_, value, at)) => moves_of(value, *at, text, line)?,
+        None => Vec::new(),
+    };
     // The start position: a FEN if given, else binit, else the standard one.
     let mut board = Board::start();
     let mut has_position = false;
@@ -245,20 +272,20 @@ fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
     } else if has_position {
         let turn = main
             .first()
-            .and_then(|m| board.piece_at(m.from))
+            .and_then(|w| board.piece_at(w.m.from))
             .map_or(Color::Red, |p| p.color);
         game.set_start(board, turn);
     }
 
     // Branches: id → (parent id, first step, moves).
-    let mut branches: Vec<(usize, usize, usize, Vec<Move>)> = Vec::new();
-    for (name, value, _) in &fields {
+    let mut branches: Vec<(usize, usize, usize, Vec<Written>)> = Vec::new();
+    for (name, value, at) in &fields {
         let Some(spec) = name.strip_prefix("move_") else {
             continue;
         };
         let parts: Vec<usize> = spec.split('_').filter_map(|p| p.parse().ok()).collect();
         if let [parent, step, id] = parts[..] {
-            branches.push((id, parent, step, moves_of(value)?));
+            branches.push((id, parent, step, moves_of(value, *at, text, line)?));
         }
     }
     let comment_of = |branch: usize, step: usize| -> Option<String> {
@@ -273,6 +300,8 @@ fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
             .filter(|c| !c.is_empty())
     };
     game.moves = build(0, 1, &main, &branches, &comment_of, 0)?;
+    // The moves' places, in the text read (the caller moves them to the file's bytes).
+    offset_moves(&mut game.moves, base);
     game.comment = comment_of(0, 0);
     Ok(game)
 }
@@ -281,8 +310,8 @@ fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
 fn build(
     id: usize,
     first: usize,
-    moves: &[Move],
-    branches: &[(usize, usize, usize, Vec<Move>)],
+    moves: &[Written],
+    branches: &[(usize, usize, usize, Vec<Written>)],
     comment_of: &dyn Fn(usize, usize) -> Option<String>,
     depth: usize,
 ) -> Result<Vec<Node>, ReadError> {
@@ -293,9 +322,12 @@ fn build(
         ));
     }
     let mut line = Vec::with_capacity(moves.len());
-    for (i, &m) in moves.iter().enumerate() {
+    for (i, w) in moves.iter().enumerate() {
         let step = first + i;
-        let mut node = Node::coord(m);
+        let mut node = Node::coord(w.m);
+        node.written = Some(w.digits.clone());
+        node.source_offset = Some(w.at);
+        node.source_line = Some(w.line);
         node.comment = comment_of(id, step);
         for (child, parent, at, child_moves) in branches {
             if *parent == id && *at == step && *child != id {
@@ -312,6 +344,16 @@ fn build(
         line.push(node);
     }
     Ok(line)
+}
+
+/// Every move's place moved by `base` bytes (where the record starts in the text read).
+fn offset_moves(line: &mut [Node], base: usize) {
+    for node in line {
+        node.source_offset = node.source_offset.map(|at| at + base);
+        for v in &mut node.variations {
+            offset_moves(v, base);
+        }
+    }
 }
 
 /// What writing `game` as DhtmlXQ drops besides comments before variation moves: tags it has no

@@ -35,6 +35,10 @@ pub struct Node {
     /// in the text read for games of the text readers called directly.
     #[serde(skip)]
     pub source_offset: Option<usize>,
+    /// The move as the record writes it when that is not a move notation (DhtmlXQ's four
+    /// digits, `7747`): what reports quote and mark at `source_offset`.
+    #[serde(skip)]
+    pub written: Option<String>,
 }
 
 impl Node {

@@ -204,15 +204,17 @@ fn resolve(
             "the record gives no move here".to_owned(),
         ));
     };
-    pos.check_move(m).map(|()| m).map_err(|reason| {
-        let kind = match reason {
-            xq_core::IllegalMove::KingInCheck | xq_core::IllegalMove::KingsFacing => {
-                MoveErrorKind::Illegal
+    // Said in the rules' own words, as for a move written in coordinates (what stops the
+    // piece, which pieces would attack the king).
+    xq_notation::MoveText::Coordinate(m)
+        .resolve(pos, xq_notation::Mode::Lenient)
+        .map_err(|err| {
+            match err.kind() {
+                // "h2e2 is illegal: …" names the move already.
+                "illegal" => (MoveErrorKind::Illegal, err.to_string()),
+                _ => (MoveErrorKind::NoMatch, format!("{m}: {err}")),
             }
-            _ => MoveErrorKind::NoMatch,
-        };
-        (kind, format!("{m}: {reason}"))
-    })
+        })
 }
 
 /// Replays `line` from `pos` (the position before its first move, ply `first_ply` + 1), then
@@ -252,6 +254,7 @@ fn walk(
                     text: node
                         .text
                         .clone()
+                        .or_else(|| node.written.clone())
                         .or_else(|| node.m.map(|m| m.to_string()))
                         .unwrap_or_default(),
                     message,
