@@ -224,7 +224,9 @@ pub(crate) fn judge(
     let (j, moves, report, model) = py.detach(|| {
         let j = xq_arbiter::judge(&start, &line, options);
         let moves: Vec<PyJudgedMove> = j.moves.iter().map(judged_move).collect();
-        let model = xq_report::Report::new(&j, &xq_report::Line::new(start.clone(), line.clone()));
+        // Stamped as the command stamps its reports (SOURCE_DATE_EPOCH, else the clock).
+        let model = xq_report::Report::new(&j, &xq_report::Line::new(start.clone(), line.clone()))
+            .stamped(xq_report::now());
         let report = model
             .to_json(lang)
             .and_then(|text| serde_json::from_str::<Value>(&text));

@@ -51,7 +51,7 @@ def test_moves_in_any_notation_give_the_same_judgement(cxa_cases):
     full_width = str.maketrans("１２３４５６７８９", "123456789")
     assert [m.chinese.translate(full_width) for m in a.moves] == case["book_moves"]
     assert a.moves[0].move == xq.Move.from_iccs("h6i4")
-    assert a.sides["red"] == {"pattern": "长捉", "forbidden": True}
+    assert a.sides["red"] == {"pattern": "长捉", "pattern_en": "perpetual chase", "forbidden": True}
 
 
 def test_report_json_and_languages(cxa_cases):
@@ -67,10 +67,12 @@ def test_report_json_and_languages(cxa_cases):
     assert en["explanation"] == r.explanation
 
 
-def test_report_html_is_the_commands(cxa_cases):
+def test_report_html_is_the_commands(cxa_cases, monkeypatch):
     # The same page `xq judge --format html` writes: one self-contained document, boards inline.
+    # Both stamp the report with SOURCE_DATE_EPOCH when it is set, the clock otherwise.
     import subprocess
 
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     case = cxa_cases[0]
     r = xq.judge(case["fen"], case["moves"])
     page = r.to_html()
@@ -119,16 +121,19 @@ def test_limit_counts_sixty_rounds():
         xq.limit(fen, moves, claimant="green")
 
 
-def test_the_report_is_the_commands(shared, cxa_cases):
+def test_the_report_is_the_commands(shared, cxa_cases, monkeypatch):
     """to_json() is what `xq judge --format json` writes for the same FEN and moves, for every
     CXA case and a share of the AXF ones."""
     import os
     import subprocess
     from pathlib import Path
 
+    # Both stamp the report with SOURCE_DATE_EPOCH when it is set (the clock otherwise).
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     root = Path(__file__).resolve().parents[3]
+    # The debug build is the one `cargo test` has just made (a release binary may be stale).
     binary = next(
-        (p for p in (root / "target" / "release" / "xq", root / "target" / "debug" / "xq") if p.exists()),
+        (p for p in (root / "target" / "debug" / "xq", root / "target" / "release" / "xq") if p.exists()),
         None,
     )
     if binary is None:

@@ -152,7 +152,7 @@ def test_validate_matches_the_command(ccpd):
 
     root = Path(__file__).resolve().parents[3]
     binary = next(
-        (p for p in (root / "target" / "release" / "xq", root / "target" / "debug" / "xq") if p.exists()),
+        (p for p in (root / "target" / "debug" / "xq", root / "target" / "release" / "xq") if p.exists()),
         None,
     )
     if binary is None:

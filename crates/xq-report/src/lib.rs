@@ -51,6 +51,21 @@ pub use crate::{
     scan::{Scan, ScanEntry},
 };
 
+/// The time to stamp a report with ([`Report::stamped`]), in seconds since 1970: the
+/// `SOURCE_DATE_EPOCH` environment variable when set (the reproducible-builds convention, so a
+/// report can be made again byte for byte, and the CLI's and the Python package's agree), else
+/// the clock.
+pub fn now() -> i64 {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        })
+}
+
 impl Report {
     /// The report as plain text: the board before the first judged move, the cycle, every move
     /// with its nature and why, both sides' patterns, the ruling with its clause, the 60-round

@@ -228,8 +228,8 @@ impl Report {
         Report::new(&xq_arbiter::judge(&line.start, &line.moves, options), line)
     }
 
-    /// The report stamped with the time it was made, `unix_seconds` since 1970 (UTC). Callers
-    /// that want reproducible reports pass a fixed time (the CLI honours `SOURCE_DATE_EPOCH`).
+    /// The report stamped with the time it was made, `unix_seconds` since 1970 (UTC), such as
+    /// [`crate::now`] gives.
     #[must_use]
     pub fn stamped(mut self, unix_seconds: i64) -> Report {
         self.about.made = chrono::DateTime::from_timestamp(unix_seconds, 0)

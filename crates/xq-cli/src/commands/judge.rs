@@ -35,14 +35,14 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
         Ok(text.map_err(std::io::Error::from)? + "\n")
     };
     let text = if args.scan {
-        let scan = Scan::new(&line, options).stamped(made_at());
+        let scan = Scan::new(&line, options).stamped(xq_report::now());
         match args.format {
             JudgeFormat::Json => json(scan.to_json(lang))?,
             JudgeFormat::Text => scan.to_text(lang),
             JudgeFormat::Html => scan.to_html(lang),
         }
     } else {
-        let report = Report::judge(&line, options).stamped(made_at());
+        let report = Report::judge(&line, options).stamped(xq_report::now());
         match args.format {
             JudgeFormat::Json => json(report.to_json(lang))?,
             JudgeFormat::Text => report.to_text(lang),
@@ -51,19 +51,6 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
     };
     super::output::emit(args.output.as_deref(), text.as_bytes(), out)?;
     Ok(ExitStatus::Success)
-}
-
-/// When a report is made, in seconds since 1970: `SOURCE_DATE_EPOCH` when set (reproducible
-/// builds' convention, so a report can be made again byte for byte), else the clock.
-fn made_at() -> i64 {
-    std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-        })
 }
 
 /// The judging options a rule set asks for, with the first-rounds rule as given.
