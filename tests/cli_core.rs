@@ -125,3 +125,48 @@ fn completions_and_the_man_page() {
     assert_eq!(code, 0);
     assert!(man.contains(".TH xq 1") && man.contains("judge"), "{man}");
 }
+
+#[test]
+fn one_flag_vocabulary_across_commands() {
+    // `--format` chooses every report's format (validate's older `--report` is still read).
+    let a = xq(&[
+        "validate",
+        "fixtures/records/ours",
+        "--format",
+        "jsonl",
+        "-q",
+    ]);
+    let b = xq(&[
+        "validate",
+        "fixtures/records/ours",
+        "--report",
+        "jsonl",
+        "-q",
+    ]);
+    assert_eq!(a.stdout, b.stdout);
+    assert!(a.stdout.starts_with('{'), "{}", a.stdout);
+    // `--rounds` is the natural limit in judge as in limit.
+    let figure = "fixtures/judge/cxa2020-figure-2.txt";
+    let a = xq(&["judge", figure, "--rounds", "30", "--format", "json"]);
+    let b = xq(&["judge", figure, "--limit-rounds", "30", "--format", "json"]);
+    assert_eq!(a.stdout, b.stdout);
+    let v: serde_json::Value = serde_json::from_str(&a.stdout).unwrap();
+    assert_eq!(v["limit"]["rounds"], 30);
+    // `-o`/`--output` name the output everywhere (convert's and dataset's `--out` too).
+    let dir = tempfile::tempdir().unwrap();
+    let mut written = Vec::new();
+    for flag in ["-o", "--output", "--out"] {
+        let out = dir.path().join(format!("game{}.pgn", flag.len()));
+        let run = xq(&[
+            "convert",
+            "fixtures/records/ours/variations.pgn",
+            "--to",
+            "pgn",
+            flag,
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{flag}: {}", run.stderr);
+        written.push(std::fs::read(&out).unwrap());
+    }
+    assert!(written.windows(2).all(|w| w[0] == w[1]));
+}

@@ -243,8 +243,9 @@ pub(crate) struct JudgeArgs {
     /// Language of the explanations.
     #[arg(long, value_enum, default_value_t = Lang::Zh)]
     pub(crate) lang: Lang,
-    /// The natural limit in rounds without a capture (events may lower it).
-    #[arg(long, default_value_t = 60)]
+    /// The natural limit in rounds without a capture (events may lower it); `--rounds` as in
+    /// `xq limit`.
+    #[arg(long, visible_alias = "rounds", default_value_t = 60)]
     pub(crate) limit_rounds: u32,
     /// How many of the claimant's checks count towards the natural limit.
     #[arg(long, default_value_t = 10)]
@@ -506,8 +507,8 @@ pub(crate) struct ValidateArgs {
     /// .json .htm(l) .ubb files.
     #[arg(required = true)]
     pub(crate) paths: Vec<std::path::PathBuf>,
-    /// The report's format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    /// The report's format (`--report` is the older name, still read).
+    #[arg(long = "format", alias = "report", value_enum, default_value_t = ReportFormat::Text)]
     pub(crate) report: ReportFormat,
     /// Accept only standard notation: a move written in a variant form fails.
     #[arg(long)]
@@ -580,8 +581,8 @@ pub(crate) struct ConvertArgs {
     #[arg(long, value_enum)]
     pub(crate) to: TargetFormat,
     /// Where to write: a directory (one output per input, the tree below directory inputs
-    /// mirrored), or a file (for a single input).
-    #[arg(long)]
+    /// mirrored), or a file (for a single input). `-o`/`--output` as in the other commands.
+    #[arg(long, short = 'o', visible_alias = "output")]
     pub(crate) out: std::path::PathBuf,
     /// The notation of moves (PGN and move lists).
     #[arg(long, value_enum, default_value_t = RecordNotation::Chinese)]
@@ -660,8 +661,8 @@ pub(crate) struct DatasetArgs {
     /// Record files, and directories to search (recursively) for records.
     #[arg(required = true)]
     pub(crate) paths: Vec<std::path::PathBuf>,
-    /// The dataset's directory (created if need be).
-    #[arg(long)]
+    /// The dataset's directory (created if need be). `-o`/`--output` as in the other commands.
+    #[arg(long, short = 'o', visible_alias = "output")]
     pub(crate) out: std::path::PathBuf,
     /// Which table.
     #[arg(long, value_enum, default_value_t = TableArg::Positions)]
