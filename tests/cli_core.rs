@@ -170,3 +170,37 @@ fn one_flag_vocabulary_across_commands() {
     }
     assert!(written.windows(2).all(|w| w[0] == w[1]));
 }
+
+#[test]
+fn a_dash_reads_standard_input() {
+    let figure = std::fs::read("fixtures/judge/cxa2020-figure-2.txt").unwrap();
+    let from_file = xq(&[
+        "judge",
+        "fixtures/judge/cxa2020-figure-2.txt",
+        "--format",
+        "json",
+    ]);
+    let from_stdin = support::xq_with_input(&["judge", "-", "--format", "json"], Some(&figure));
+    assert_eq!(from_stdin.code, 0, "{}", from_stdin.stderr);
+    assert_eq!(from_stdin.stdout, from_file.stdout);
+    let pgn = std::fs::read("fixtures/records/ours/variations.pgn").unwrap();
+    let show = support::xq_with_input(&["show", "-"], Some(&pgn));
+    assert_eq!(
+        show.stdout,
+        xq(&["show", "fixtures/records/ours/variations.pgn"]).stdout
+    );
+    // A bad record from standard input is reported with its place, under the name `…/stdin`.
+    let broken = std::fs::read("fixtures/records/ours/broken.pgn").unwrap();
+    let run = support::xq_with_input(&["validate", "-", "-q"], Some(&broken));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("/stdin: game 2, line 9"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("^ here"), "{}", run.stdout);
+    let converted =
+        support::xq_with_input(&["convert", "-", "--to", "json", "-o", "-"], Some(&pgn));
+    assert_eq!(converted.code, 0, "{}", converted.stderr);
+    assert!(converted.stdout.contains("\"xq-games\""));
+}

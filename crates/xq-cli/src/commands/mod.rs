@@ -15,6 +15,7 @@ mod output;
 mod perft;
 mod render;
 mod show;
+mod stdin;
 mod validate;
 
 use std::io::Write;
@@ -25,7 +26,9 @@ use crate::{
 };
 
 /// Runs a parsed command line, writing the result to `out`.
-pub(crate) fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(mut cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    // `-` among the inputs: standard input, kept in a file while the command runs.
+    let _stdin = stdin::spool(&mut cli)?;
     match cli.command {
         Command::Perft(args) => perft::run(&args, out),
         Command::Fen(args) => fen::run(&args, out),
