@@ -38,3 +38,13 @@ def ccpd_games(ccpd: Path):
 @pytest.fixture(scope="session")
 def cxa_cases(shared: Path):
     return json.loads((shared / "cases" / "cxa2020-dev.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def xq_command() -> Path:
+    """The `xq` command to compare with: the debug build `cargo test` has just made (a release
+    binary may be stale), else the release one; the test is skipped, saying why, without either."""
+    for p in (ROOT / "target" / "debug" / "xq", ROOT / "target" / "release" / "xq"):
+        if p.exists():
+            return p
+    pytest.skip("the xq command is not built (cargo build): nothing to compare with")

@@ -121,23 +121,15 @@ def test_limit_counts_sixty_rounds():
         xq.limit(fen, moves, claimant="green")
 
 
-def test_the_report_is_the_commands(shared, cxa_cases, monkeypatch):
+def test_the_report_is_the_commands(shared, cxa_cases, monkeypatch, xq_command):
     """to_json() is what `xq judge --format json` writes for the same FEN and moves, for every
     CXA case and a share of the AXF ones."""
     import os
     import subprocess
-    from pathlib import Path
 
     # Both stamp the report with SOURCE_DATE_EPOCH when it is set (the clock otherwise).
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    root = Path(__file__).resolve().parents[3]
-    # The debug build is the one `cargo test` has just made (a release binary may be stale).
-    binary = next(
-        (p for p in (root / "target" / "debug" / "xq", root / "target" / "release" / "xq") if p.exists()),
-        None,
-    )
-    if binary is None:
-        pytest.skip("the xq command is not built (cargo build): nothing to compare with")
+    binary = xq_command
     axf = json.loads((shared / "cases" / "axf-dev.json").read_text(encoding="utf-8"))
     runs = [("cxa2020", c) for c in cxa_cases] + [("axf", c) for c in axf[::5]]
     for rules, case in runs:

@@ -189,24 +189,12 @@ def test_shard_size_must_be_positive(sample, tmp_path):
         xq.write_dataset(sample, str(tmp_path / "x"), format="jsonl", shard_size=0)
 
 
-def _xq_command():
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[3]
-    return next(
-        (p for p in (root / "target" / "debug" / "xq", root / "target" / "release" / "xq") if p.exists()),
-        None,
-    )
-
-
-def test_the_command_writes_the_same_dataset(sample, tmp_path):
+def test_the_command_writes_the_same_dataset(sample, tmp_path, xq_command):
     """`xq dataset` and `xq.write_dataset` build their rows from one definition (xq-dataset):
     the same JSON lines and manifest byte for byte, and with Parquet the same table."""
     import subprocess
 
-    binary = _xq_command()
-    if binary is None:
-        pytest.skip("the xq command is not built (cargo build): nothing to compare with")
+    binary = xq_command
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "a.pgn").write_text("1. 炮二平五 马８进７ 2. 马二进四 *\n", encoding="utf-8")

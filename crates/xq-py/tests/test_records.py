@@ -143,20 +143,14 @@ def test_validate_jobs_give_the_same_rows(ccpd):
     assert list(xq.validate(sub, jobs=1)) == list(xq.validate(sub, jobs=2))
 
 
-def test_validate_matches_the_command(ccpd):
+def test_validate_matches_the_command(ccpd, xq_command):
     """The same rows as `xq validate --report jsonl`, when the command has been built (cargo test
     builds target/debug/xq, so CI always has it)."""
     import json
     import os
     import subprocess
 
-    root = Path(__file__).resolve().parents[3]
-    binary = next(
-        (p for p in (root / "target" / "debug" / "xq", root / "target" / "release" / "xq") if p.exists()),
-        None,
-    )
-    if binary is None:
-        pytest.skip("the xq command is not built (cargo build): nothing to compare with")
+    binary = xq_command
     sub = str(ccpd / "Dataset" / "中局")
     run = subprocess.run(
         [str(binary), "validate", "-q", "--report", "jsonl", sub],
