@@ -662,3 +662,25 @@ fn ctrl_c_leaves_no_temporary_file() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn a_full_disk_under_standard_output_is_an_error_not_silence() {
+    // Standard output is buffered when it is no terminal: a failed write shows at the flush, and
+    // must still be reported with exit code 3.
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    };
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(["validate", "fixtures/records/ccpd"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("xq: cannot write the output: No space left on device"),
+        "{stderr}"
+    );
+}

@@ -74,8 +74,8 @@ pub(crate) fn write_output(path: &Path, bytes: &[u8], replace: Replace) -> io::R
 /// An output being written, piece by piece: a stream, or a temporary file moved into place by
 /// [`Output::finish`] (dropped unfinished, the temporary file is removed and nothing replaced).
 pub(crate) enum Output {
-    /// Standard output.
-    Stdout(io::Stdout),
+    /// Standard output, buffered (a record written piece by piece makes a few large writes).
+    Stdout(io::BufWriter<io::Stdout>),
     /// A device or FIFO.
     Device(fs::File),
     /// A temporary file, its target, and whether to replace the target.
@@ -97,7 +97,10 @@ impl Output {
     /// `AlreadyExists` if it is a regular file and `replace` is `No`.
     pub(crate) fn create(path: &Path, replace: Replace) -> io::Result<Output> {
         if path.as_os_str() == "-" {
-            return Ok(Output::Stdout(io::stdout()));
+            return Ok(Output::Stdout(io::BufWriter::with_capacity(
+                1 << 16,
+                io::stdout(),
+            )));
         }
         match fs::metadata(path) {
             Ok(meta) if meta.is_dir() => Err(io::Error::new(
@@ -135,8 +138,8 @@ impl Output {
     /// Completes the output: flushes a stream, moves a file into place.
     pub(crate) fn finish(self) -> io::Result<Wrote> {
         match self {
-            Output::Stdout(out) => {
-                out.lock().flush()?;
+            Output::Stdout(mut out) => {
+                out.flush()?;
                 Ok(Wrote::Stream)
             }
             Output::Device(mut file) => {
