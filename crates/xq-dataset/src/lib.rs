@@ -35,7 +35,10 @@ mod manifest;
 mod table;
 
 pub use crate::{
-    manifest::{Counts, FailedGame, Manifest, ManifestInput, ManifestOptions, Shard, sha256_file},
+    manifest::{
+        Counts, FailedGame, Manifest, ManifestInput, ManifestOptions, Shard, sha256_bytes,
+        sha256_file,
+    },
     table::{
         ColumnType, GameRow, Options, PositionRow, Row, Source, Table, columns, game_id, json_line,
         line_of, rows, split_of,

@@ -29,6 +29,7 @@ use xq_record::{
 use super::{
     inputs::{self, Input},
     output::{Output, Replace},
+    pipeline::{self, Loaded},
     validate::{self, Checked, FileResult, Replayed},
 };
 use crate::{
@@ -209,27 +210,28 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         .map_err(|e| CliError::Usage(format!("cannot start the threads: {e}")))?;
     let readers = ReaderPool::new(pool.current_num_threads(), Mode::Lenient);
     let mut hashes = Vec::with_capacity(files.len());
-    for batch in files.chunks(validate::BATCH) {
-        // Read, replay and encode each small file in parallel; a large one waits for its turn.
-        let results: Vec<(Checked<Kept>, Option<Encoding>, Option<String>)> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|input| {
-                    let checked = readers.with(rayon::current_thread_index(), |reader| {
-                        validate::check_file(input, plan.read, reader, keep)
-                    });
-                    let encoded = match &checked {
-                        Checked::Done(FileResult::Read { games, .. }) => {
-                            Some(encode_games(&input.display, games, plan))
-                        }
-                        _ => None,
-                    };
-                    let hash = xq_dataset::sha256_file(&input.path).ok();
-                    (checked, encoded, hash)
-                })
-                .collect()
-        });
-        for (input, (checked, encoded, sha256)) in batch.iter().zip(results) {
+    // Read ahead, replay and encode each small file in parallel; a large one waits for its
+    // turn. The hash is of the bytes read (a large file is read again for it).
+    pipeline::for_each_file(
+        &files,
+        pool.current_num_threads(),
+        &readers,
+        |input, loaded, reader| {
+            let sha256 = match &loaded {
+                Loaded::Bytes(bytes) => Some(xq_dataset::sha256_bytes(bytes)),
+                Loaded::Large => xq_dataset::sha256_file(&input.path).ok(),
+                Loaded::Failed(_) => None,
+            };
+            let checked = validate::check_loaded(input, loaded, plan.read, reader, keep);
+            let encoded = match &checked {
+                Checked::Done(FileResult::Read { games, .. }) => {
+                    Some(encode_games(&input.display, games, plan))
+                }
+                _ => None,
+            };
+            (checked, encoded, sha256)
+        },
+        |input, (checked, encoded, sha256)| {
             hashes.push(ManifestInput {
                 file: input.display.clone(),
                 sha256,
@@ -248,8 +250,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
                             "no_games",
                             format!("no game found in this {format} file"),
                         );
-                        run.failed_file(&input.display, failure, out)?;
-                        continue;
+                        return run.failed_file(&input.display, failure, out);
                     }
                     run.games(&input.display, &games, out)?;
                     if let Some(encoded) = encoded {
@@ -257,8 +258,9 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
                     }
                 }
             }
-        }
-    }
+            Ok(())
+        },
+    )?;
     let shards = run.shards.finish()?;
     run.counts.rows = shards.iter().map(|s| s.rows).sum();
     let manifest = Manifest {
@@ -508,13 +510,7 @@ impl DatasetRun<'_> {
             Ok(stream) => stream,
             Err(err) => return self.failed_file(&input.display, Failure::from(&err), out),
         };
-        let mut index = 0;
-        loop {
-            let games = validate::next_group(&mut stream, index, readers, pool, keep);
-            if games.is_empty() {
-                break;
-            }
-            index += games.len();
+        let games = pipeline::for_each_group(&mut stream, readers, pool, keep, |games| {
             self.games(&input.display, &games, out)?;
             let encoded: Vec<Encoding> = pool.install(|| {
                 games
@@ -525,8 +521,9 @@ impl DatasetRun<'_> {
             for e in encoded {
                 self.write(e)?;
             }
-        }
-        if index == 0 {
+            Ok(())
+        })?;
+        if games == 0 {
             let failure = Failure::whole(
                 "no_games",
                 format!("no game found in this {} file", stream.format()),

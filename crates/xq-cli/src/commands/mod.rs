@@ -13,6 +13,7 @@ mod moves;
 mod notation;
 mod output;
 mod perft;
+mod pipeline;
 mod render;
 mod show;
 mod stdin;

@@ -1,9 +1,9 @@
 //! `xq validate`: replay every game of every file and report.
 //!
-//! Files are checked in parallel (each thread with its own notation reader and its cache), in
-//! batches so that reports come out in the order of the inputs and memory holds one batch. A
-//! large file is streamed (see `xq_record::stream`) and its games are replayed in parallel in
-//! groups.
+//! Files are read ahead, checked in parallel (each worker with its own notation reader and its
+//! cache) and reported in the order of the inputs as soon as each is ready (see
+//! [`super::pipeline`]). A large file is streamed (see `xq_record::stream`) and its games are
+//! replayed in parallel in groups while the next group is read.
 
 use std::{
     io::{IsTerminal, Write},
@@ -11,7 +11,6 @@ use std::{
 };
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
 use xq_notation::{Mode, ReaderPool};
 use xq_record::{
@@ -19,18 +18,14 @@ use xq_record::{
     ReportRow, validate_game,
 };
 
-use super::inputs::{self, Input};
+use super::{
+    inputs::{self, Input},
+    pipeline::{self, Loaded},
+};
 use crate::{
     CliError, ExitStatus,
     args::{ReportFormat, ValidateArgs},
 };
-
-/// Files larger than this are streamed and their games replayed in parallel.
-pub(crate) const LARGE: u64 = 4 << 20;
-/// Small files checked together (in parallel) before their reports are written.
-pub(crate) const BATCH: usize = 64;
-/// Games of a large file replayed together.
-const GROUP: usize = 4096;
 
 pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     let options = args.input.options();
@@ -66,28 +61,23 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
     }
     let bar = progress_bar(files.len() as u64, args.quiet);
     let started = Instant::now();
-    // Batches of files checked in parallel, reported in order; a large file found in a batch is
-    // checked on its own when its turn to be reported comes.
-    for batch in files.chunks(BATCH) {
-        let results: Vec<Checked> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|input| {
-                    readers.with(rayon::current_thread_index(), |reader| {
-                        check_file(input, options, reader, report_only)
-                    })
-                })
-                .collect()
-        });
-        for (input, result) in batch.iter().zip(results) {
-            match result {
+    // Files read ahead and checked in parallel, reported in order; a large file is checked on
+    // its own (its games in parallel) when its turn to be reported comes.
+    pipeline::for_each_file(
+        &files,
+        pool.current_num_threads(),
+        &readers,
+        |input, loaded, reader| check_loaded(input, loaded, options, reader, report_only),
+        |input, checked| {
+            match checked {
                 Checked::Large => check_large(input, options, &readers, &pool, &mut report, &bar)?,
                 Checked::Done(result) => report.file(input, result)?,
             }
             bar.inc(1);
-        }
-        bar.set_message(format!("{} games", report.summary.games));
-    }
+            bar.set_message(format!("{} games", report.summary.games));
+            Ok(())
+        },
+    )?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     if !args.quiet {
@@ -160,24 +150,23 @@ pub(crate) enum Checked<G = GameReport> {
     Large,
 }
 
-/// Reads a file that is not large and replays each game with `replay` (given its index, the game
-/// as read or why it cannot be, and the thread's reader).
-pub(crate) fn check_file<G: Replayed>(
+/// Replays each game of a file that is not large, as the pipeline's readers brought it, with
+/// `replay` (given its index, the game as read or why it cannot be, and the thread's reader).
+pub(crate) fn check_loaded<G: Replayed>(
     input: &Input,
+    loaded: Loaded,
     options: ReadOptions,
     reader: &mut xq_notation::Reader,
     replay: impl Fn(usize, Result<Game, ReadError>, &mut xq_notation::Reader) -> G,
 ) -> Checked<G> {
-    let file = match std::fs::File::open(&input.path) {
-        Ok(file) => file,
-        Err(e) => {
+    let file = match loaded {
+        Loaded::Bytes(bytes) => std::io::Cursor::new(bytes),
+        Loaded::Large => return Checked::Large,
+        Loaded::Failed(e) => {
             let err = ReadError::new(ReadErrorKind::Io, format!("cannot read the file: {e}"));
             return Checked::Done(FileResult::Failed(Failure::from(&err)));
         }
     };
-    if file.metadata().is_ok_and(|m| m.len() > LARGE) {
-        return Checked::Large;
-    }
     let extension = input.path.extension().and_then(|e| e.to_str());
     let stream = match GameStream::from_reader(file, extension, options) {
         Ok(stream) => stream,
@@ -230,20 +219,15 @@ fn check_large(
         Err(err) => return report.file(input, FileResult::Failed(Failure::from(&err))),
     };
     let (format, encoding) = (stream.format(), stream.encoding());
-    let mut index = 0;
-    loop {
-        let games = next_group(&mut stream, index, readers, pool, report_only);
-        if games.is_empty() {
-            break;
-        }
-        index += games.len();
-        report.current = Some((input.path.clone(), options));
+    report.current = Some((input.path.clone(), options));
+    let games = pipeline::for_each_group(&mut stream, readers, pool, report_only, |games| {
         for game in &games {
             report.game(&input.display, format, encoding, game)?;
         }
         bar.set_message(format!("{} games", report.summary.games));
-    }
-    if index == 0 {
+        Ok(())
+    })?;
+    if games == 0 {
         return report.file(
             input,
             FileResult::Read {
@@ -256,29 +240,6 @@ fn check_large(
     }
     report.summary.files += 1;
     Ok(())
-}
-
-/// The next group of games of a (large) file's stream, replayed in parallel with `replay`, their
-/// indices from `first`; empty at the end.
-pub(crate) fn next_group<G: Send>(
-    stream: &mut GameStream<'_>,
-    first: usize,
-    readers: &ReaderPool,
-    pool: &rayon::ThreadPool,
-    replay: impl Fn(usize, Result<Game, ReadError>, &mut xq_notation::Reader) -> G + Sync,
-) -> Vec<G> {
-    let group: Vec<_> = stream.by_ref().take(GROUP).collect();
-    pool.install(|| {
-        group
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, item)| {
-                readers.with(rayon::current_thread_index(), |reader| {
-                    replay(first + i, item, reader)
-                })
-            })
-            .collect()
-    })
 }
 
 /// Counts for the summary.

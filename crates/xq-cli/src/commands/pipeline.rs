@@ -1,0 +1,404 @@
+//! Working through many files at disk speed, with results written in the order of the inputs.
+//!
+//! Three kinds of threads, joined by channels:
+//! * readers (more than there are cores: with a cold page cache a file read waits on the disk,
+//!   and only reads in flight keep it busy) read the files ahead, in input order, each whole into
+//!   memory — its length is what the read returns, no `stat` first — but no more than
+//!   [`LARGE`] bytes: a larger file is left to be streamed when its turn comes;
+//! * workers (one per core) decode, parse and replay what the readers bring, each with its own
+//!   notation reader, and free it;
+//! * the calling thread only hands results to the sink, in input order, as soon as the next one
+//!   is ready.
+//!
+//! The readers stay at most [`AHEAD`] files and about [`BUDGET`] bytes ahead of the sink, so
+//! memory stays bounded whatever the number of files. A large file's games are replayed in
+//! groups on a rayon pool while the calling thread reads the next group ([`for_each_group`]).
+
+use std::{
+    collections::BTreeMap,
+    io::{self, Read},
+    path::Path,
+    sync::{
+        Condvar, Mutex, PoisonError,
+        atomic::{AtomicUsize, Ordering},
+        mpsc,
+    },
+};
+
+use rayon::prelude::*;
+use xq_notation::{Reader, ReaderPool};
+use xq_record::{Game, GameStream, ReadError};
+
+use super::inputs::Input;
+use crate::CliError;
+
+/// Files larger than this are streamed and their games replayed in parallel.
+pub(crate) const LARGE: u64 = 4 << 20;
+/// How many files the readers may be ahead of the sink.
+const AHEAD: usize = 512;
+/// How many bytes read but not yet replayed the readers may hold (one file more is always let
+/// through, so that the next file to report is never held back).
+const BUDGET: usize = 64 << 20;
+/// Games of a large file replayed together.
+const GROUP: usize = 4096;
+
+/// A file as the readers bring it.
+#[derive(Debug)]
+pub(crate) enum Loaded {
+    /// Its bytes (at most [`LARGE`]).
+    Bytes(Vec<u8>),
+    /// It is larger than [`LARGE`]: to be streamed.
+    Large,
+    /// It could not be read.
+    Failed(io::Error),
+}
+
+impl Loaded {
+    /// Reads `path` whole, or finds it large.
+    fn read(path: &Path) -> Loaded {
+        let mut bytes = Vec::new();
+        let read =
+            std::fs::File::open(path).and_then(|file| file.take(LARGE + 1).read_to_end(&mut bytes));
+        match read {
+            Err(e) => Loaded::Failed(e),
+            Ok(n) if n as u64 > LARGE => Loaded::Large,
+            Ok(_) => Loaded::Bytes(bytes),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Loaded::Bytes(bytes) => bytes.len(),
+            Loaded::Large | Loaded::Failed(_) => 0,
+        }
+    }
+}
+
+/// Where the sink is, for the readers to keep their distance.
+struct Gate {
+    state: Mutex<GateState>,
+    moved: Condvar,
+}
+
+struct GateState {
+    /// Files handed to the sink.
+    written: usize,
+    /// Bytes read and not yet replayed.
+    held: usize,
+    /// The sink stopped (an error): readers stop too.
+    stop: bool,
+    /// Readers waiting (wakened only when there are some: a wake-up is a system call).
+    waiting: usize,
+}
+
+impl Gate {
+    fn lock(&self) -> std::sync::MutexGuard<'_, GateState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits until file `i` may be read; `false` when everything stops.
+    fn wait_for(&self, i: usize) -> bool {
+        let mut state = self.lock();
+        loop {
+            if state.stop {
+                return false;
+            }
+            if i == state.written || (i < state.written + AHEAD && state.held < BUDGET) {
+                return true;
+            }
+            state.waiting += 1;
+            state = self
+                .moved
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+            state.waiting -= 1;
+        }
+    }
+
+    /// Changes the state; wakes the waiting readers if `f` says it may let one through.
+    fn update(&self, f: impl FnOnce(&mut GateState) -> bool) {
+        let mut state = self.lock();
+        if f(&mut state) && state.waiting > 0 {
+            self.moved.notify_all();
+        }
+    }
+}
+
+/// Reads, works on (`work`, on a worker with its notation reader) and hands to `sink` (on the
+/// calling thread, in input order) every file of `files`, with `workers` workers.
+///
+/// # Errors
+/// The first error of `sink`: the work stops there.
+pub(crate) fn for_each_file<T: Send>(
+    files: &[Input],
+    workers: usize,
+    readers: &ReaderPool,
+    work: impl Fn(&Input, Loaded, &mut Reader) -> T + Sync,
+    mut sink: impl FnMut(&Input, T) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let n = files.len();
+    let workers = workers.clamp(1, n.max(1));
+    let io_threads = (workers * 4).clamp(4, 16).min(n.max(1));
+    let gate = Gate {
+        state: Mutex::new(GateState {
+            written: 0,
+            held: 0,
+            stop: false,
+            waiting: 0,
+        }),
+        moved: Condvar::new(),
+    };
+    let next = AtomicUsize::new(0);
+    let (load_tx, load_rx) = mpsc::channel::<(usize, Loaded)>();
+    let load_rx = Mutex::new(load_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, T)>();
+    std::thread::scope(|s| {
+        for _ in 0..io_threads {
+            let load_tx = load_tx.clone();
+            let (gate, next) = (&gate, &next);
+            s.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n || !gate.wait_for(i) {
+                        break;
+                    }
+                    let loaded = Loaded::read(&files[i].path);
+                    let len = loaded.len();
+                    gate.update(|state| {
+                        state.held += len;
+                        false
+                    });
+                    if load_tx.send((i, loaded)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(load_tx);
+        for worker in 0..workers {
+            let done_tx = done_tx.clone();
+            let (gate, load_rx, work) = (&gate, &load_rx, &work);
+            s.spawn(move || {
+                loop {
+                    // The lock is held only while waiting for the next file.
+                    let item = load_rx
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .recv();
+                    let Ok((i, loaded)) = item else { break };
+                    let len = loaded.len();
+                    let result =
+                        readers.with(Some(worker), |reader| work(&files[i], loaded, reader));
+                    gate.update(|state| {
+                        state.held -= len;
+                        state.held + len >= BUDGET
+                    });
+                    if done_tx.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let mut held = BTreeMap::new();
+        let mut written = 0;
+        let result = loop {
+            if written == n {
+                break Ok(());
+            }
+            // Every worker gone before all is written: one panicked (the scope passes it on).
+            let Ok((i, result)) = done_rx.recv() else {
+                break Ok(());
+            };
+            held.insert(i, result);
+            let mut step = || -> Result<(), CliError> {
+                while let Some(result) = held.remove(&written) {
+                    sink(&files[written], result)?;
+                    written += 1;
+                }
+                Ok(())
+            };
+            let stepped = step();
+            gate.update(|state| {
+                let moved = state.written != written;
+                state.written = written;
+                moved
+            });
+            if let Err(e) = stepped {
+                break Err(e);
+            }
+        };
+        gate.update(|state| {
+            state.stop = true;
+            true
+        });
+        drop(done_rx);
+        result
+    })
+}
+
+/// Replays the games of a (large) file's stream in groups on `pool`, each game with `replay`
+/// (given its index, the game as read and a notation reader), while the calling thread reads the
+/// next group; hands each group to `sink` in order. Returns the number of games.
+///
+/// # Errors
+/// The first error of `sink`.
+pub(crate) fn for_each_group<G: Send>(
+    stream: &mut GameStream<'_>,
+    readers: &ReaderPool,
+    pool: &rayon::ThreadPool,
+    replay: impl Fn(usize, Result<Game, ReadError>, &mut Reader) -> G + Sync,
+    mut sink: impl FnMut(Vec<G>) -> Result<(), CliError>,
+) -> Result<usize, CliError> {
+    let replay = &replay;
+    let mut index = 0;
+    pool.in_place_scope(|scope| {
+        let mut pending: Option<mpsc::Receiver<Vec<G>>> = None;
+        loop {
+            // Read while the previous group is replayed.
+            let group: Vec<_> = stream.by_ref().take(GROUP).collect();
+            if let Some(done) = pending.take() {
+                // A replay that panicked sends nothing; the scope passes the panic on.
+                if let Ok(games) = done.recv() {
+                    sink(games)?;
+                }
+            }
+            if group.is_empty() {
+                return Ok(index);
+            }
+            let first = index;
+            index += group.len();
+            let (tx, rx) = mpsc::sync_channel(1);
+            scope.spawn(move |_| {
+                let games: Vec<G> = group
+                    .into_par_iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        readers.with(rayon::current_thread_index(), |reader| {
+                            replay(first + i, item, reader)
+                        })
+                    })
+                    .collect();
+                let _ = tx.send(games);
+            });
+            pending = Some(rx);
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use xq_notation::Mode;
+
+    use super::*;
+
+    fn input(path: PathBuf) -> Input {
+        Input {
+            display: path.display().to_string(),
+            relative: path.clone(),
+            path,
+            found: false,
+        }
+    }
+
+    /// `n` files whose contents are their indices, and one missing file at the end.
+    fn files(dir: &Path, n: usize) -> Vec<Input> {
+        let mut files: Vec<Input> = (0..n)
+            .map(|i| {
+                let path = dir.join(format!("{i}.txt"));
+                std::fs::write(&path, i.to_string()).unwrap();
+                input(path)
+            })
+            .collect();
+        files.push(input(dir.join("missing.txt")));
+        files
+    }
+
+    fn content(loaded: Loaded) -> String {
+        match loaded {
+            Loaded::Bytes(bytes) => String::from_utf8(bytes).unwrap(),
+            Loaded::Large => "large".to_owned(),
+            Loaded::Failed(_) => "failed".to_owned(),
+        }
+    }
+
+    #[test]
+    fn results_come_in_input_order_whatever_the_workers() {
+        let dir = tempfile::tempdir().unwrap();
+        // More files than the readers may be ahead, so that the gate holds them back.
+        let n = AHEAD * 2 + 7;
+        let files = files(dir.path(), n);
+        for workers in [1, 2, 5] {
+            let readers = ReaderPool::new(workers, Mode::Lenient);
+            let mut seen = Vec::new();
+            for_each_file(
+                &files,
+                workers,
+                &readers,
+                |_, loaded, _| content(loaded),
+                |input, text| {
+                    seen.push((input.display.clone(), text));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(seen.len(), n + 1);
+            for (i, (display, text)) in seen.iter().enumerate().take(n) {
+                assert_eq!(display, &files[i].display);
+                assert_eq!(text, &i.to_string());
+            }
+            assert_eq!(seen[n].1, "failed");
+        }
+    }
+
+    #[test]
+    fn an_error_of_the_sink_stops_the_work_and_is_returned() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = files(dir.path(), AHEAD * 3);
+        let readers = ReaderPool::new(2, Mode::Lenient);
+        let worked = AtomicUsize::new(0);
+        let mut sunk = 0;
+        let result = for_each_file(
+            &files,
+            2,
+            &readers,
+            |_, loaded, _| {
+                worked.fetch_add(1, Ordering::Relaxed);
+                content(loaded)
+            },
+            |_, _| {
+                sunk += 1;
+                if sunk == 10 {
+                    return Err(CliError::Invalid("stop".to_owned()));
+                }
+                Ok(())
+            },
+        );
+        assert!(matches!(result, Err(CliError::Invalid(m)) if m == "stop"));
+        assert_eq!(sunk, 10);
+        // The readers stopped within their distance of the sink.
+        assert!(worked.load(Ordering::Relaxed) <= 10 + AHEAD + 16);
+    }
+
+    #[test]
+    fn a_file_over_the_large_size_is_left_to_be_streamed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.pgn");
+        std::fs::write(&path, vec![b' '; LARGE as usize + 1]).unwrap();
+        assert!(matches!(Loaded::read(&path), Loaded::Large));
+        std::fs::write(&path, vec![b' '; LARGE as usize]).unwrap();
+        assert!(matches!(Loaded::read(&path), Loaded::Bytes(b) if b.len() == LARGE as usize));
+        assert!(matches!(
+            Loaded::read(&dir.path().join("no")),
+            Loaded::Failed(_)
+        ));
+    }
+
+    #[test]
+    fn no_files_is_nothing_to_do() {
+        let readers = ReaderPool::new(1, Mode::Lenient);
+        for_each_file(&[], 2, &readers, |_, _, _| (), |_, ()| unreachable!()).unwrap();
+    }
+}
