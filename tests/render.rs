@@ -292,3 +292,26 @@ fn the_html_report_reads_in_a_browser_without_any_cjk_font() {
         assert_eq!(boxes, "", "{lang}: drawn as tofu with the inlined font");
     }
 }
+
+#[test]
+fn xq_judge_names_the_characters_the_page_s_font_lacks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let record = std::fs::read_to_string("fixtures/judge/two-repetitions.pgn")
+        .unwrap()
+        .replace("[Red \"Red\"]", "[Red \"王\u{2000B}\"]");
+    let pgn = tmp.path().join("rare.pgn");
+    std::fs::write(&pgn, record).unwrap();
+    let html = tmp.path().join("report.html");
+    let args = ["judge", pgn.to_str().unwrap(), "--format", "html", "-o"];
+    let run = xq(&[&args[..], &[html.to_str().unwrap()]].concat());
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stderr,
+        "xq: note: the page's embedded font lacks \u{2000B}: they show only if the reader's fonts have them\n"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<p class=\"font-note\">以下字符不在本页内嵌的字体中，能否显示取决于读者的字体：\u{2000B}</p>"));
+    // Text and JSON need no font: no note.
+    let text = xq(&["judge", pgn.to_str().unwrap()]);
+    assert_eq!((text.code, text.stderr.as_str()), (0, ""));
+}
