@@ -25,9 +25,11 @@ fn a_board_with_the_last_move_and_an_arrow() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let svg = run.stdout;
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-    // Four pieces (the red ones with a second ring), no text element: every character is an
+    // Four pieces (the red ones with a second ring), the dashed ring on the point the rook left,
+    // the disc of the side to move (Black: one ring); no text element: every character is an
     // outline.
-    assert_eq!(svg.matches("<circle").count(), 4 + 3);
+    assert_eq!(svg.matches("<circle").count(), 4 + 3 + 1 + 1);
+    assert!(svg.contains("stroke-dasharray") && svg.contains("Black to move"));
     assert!(!svg.contains("<text"));
     assert!(svg.contains("marker-end=\"url(#attack)\""));
     insta::assert_snapshot!("board_svg", svg);

@@ -29,7 +29,7 @@ const FONTS: &str = "system-ui,-apple-system,'Segoe UI',sans-serif";
 const STYLE: &str = "body{margin:0;background:#fbf3df;color:#1f1f1f;line-height:1.45}\
 main{max-width:60rem;margin:auto;padding:1rem}\
 h1{font-size:1.4rem;margin:.2rem 0 .6rem}\
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 1rem}dt{font-weight:600}dd{margin:0}\
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}\
 .start svg{width:100%;max-width:26rem;height:auto}\
 .moves{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:1rem;margin:1rem 0}\
 .move{background:#fff8e8;border:1px solid #d9c59a;border-radius:.5rem;padding:.5rem;break-inside:avoid}\
@@ -142,11 +142,14 @@ pub(crate) fn write_report(r: &Report, lang: Lang, out: &mut String) {
         let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(k), escape(v));
     }
     out.push_str("</dl><div class=\"start\">");
-    let start = r
-        .moves
-        .first()
-        .map_or_else(|| r.start.board(), |m| m.before.board());
-    out.push_str(&board_svg(start, &BoardOptions::default()));
+    let start = r.moves.first().map_or(&r.start, |m| &m.before);
+    out.push_str(&board_svg(
+        start.board(),
+        &BoardOptions {
+            side_to_move: Some(start.turn()),
+            ..BoardOptions::default()
+        },
+    ));
     out.push_str("</div><div class=\"moves\">");
     for m in &r.moves {
         let mut after = m.before.clone();
@@ -155,6 +158,7 @@ pub(crate) fn write_report(r: &Report, lang: Lang, out: &mut String) {
             last_move: Some(m.classified.m),
             arrows: arrows(m),
             cell: 30,
+            side_to_move: Some(after.turn()),
             ..BoardOptions::default()
         };
         let side = match (m.classified.side, zh) {
