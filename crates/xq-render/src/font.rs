@@ -479,4 +479,31 @@ mod tests {
         assert!(f.ttf.is_some_and(|ttf| ttf.starts_with(&[0, 1, 0, 0])));
         assert_eq!(text_font("plain ASCII").ttf, None);
     }
+
+    #[test]
+    fn the_font_file_s_directory_and_checksums_hold() {
+        let ttf = text_font("楚河漢界，红方胜").ttf.unwrap();
+        // The whole file sums to the magic number once head's adjustment is in.
+        assert_eq!(checksum(&ttf), 0xB1B0_AFBA);
+        let tables = usize::from(u16_at(&ttf, 4).unwrap());
+        assert_eq!(tables, 10);
+        let mut tags = Vec::new();
+        for i in 0..tables {
+            let record = 12 + 16 * i;
+            let tag = &ttf[record..record + 4];
+            let (sum, at, len) = (
+                u32_at(&ttf, record + 4).unwrap(),
+                u32_at(&ttf, record + 8).unwrap() as usize,
+                u32_at(&ttf, record + 12).unwrap() as usize,
+            );
+            assert_eq!(at % 4, 0, "{tag:?} is aligned");
+            let mut data = ttf[at..at + len].to_vec();
+            if tag == b"head" {
+                data[8..12].fill(0);
+            }
+            assert_eq!(checksum(&data), sum, "{tag:?}");
+            tags.push(tag.to_vec());
+        }
+        assert!(tags.is_sorted(), "the directory is sorted by tag");
+    }
 }
