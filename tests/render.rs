@@ -1,6 +1,7 @@
 //! Pictures: the SVG board (text snapshot-tested) and the HTML ruling report, and both rendered
-//! in a real browser — headless Chromium, where one is installed (`apt-get install chromium`);
-//! without it the browser test says so and checks only the documents.
+//! in a real browser — headless Chromium, where one is installed (`apt-get install chromium`, or
+//! the one `XQ_CHROMIUM` names); without it the browser tests say so and check only the
+//! documents.
 
 #![allow(clippy::unwrap_used, clippy::print_stderr)] // tests: a panic is the failure report
 
@@ -24,9 +25,11 @@ fn a_board_with_the_last_move_and_an_arrow() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let svg = run.stdout;
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-    // Four pieces (the red ones with a second ring), no text element: every character is an
+    // Four pieces (the red ones with a second ring), the dashed ring on the point the rook left,
+    // the disc of the side to move (Black: one ring); no text element: every character is an
     // outline.
-    assert_eq!(svg.matches("<circle").count(), 4 + 3);
+    assert_eq!(svg.matches("<circle").count(), 4 + 3 + 1 + 1);
+    assert!(svg.contains("stroke-dasharray") && svg.contains("Black to move"));
     assert!(!svg.contains("<text"));
     assert!(svg.contains("marker-end=\"url(#attack)\""));
     insta::assert_snapshot!("board_svg", svg);
@@ -86,14 +89,19 @@ fn the_html_report_is_one_self_contained_file() {
     assert!(html.contains("@media print"));
 }
 
-fn chromium() -> Option<&'static str> {
-    [
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome",
-    ]
-    .into_iter()
-    .find(|p| Path::new(p).exists())
+/// Headless Chromium: `XQ_CHROMIUM` if set, else the first of chromium, chromium-browser and
+/// google-chrome on the PATH.
+fn chromium() -> Option<String> {
+    if let Some(path) = std::env::var_os("XQ_CHROMIUM") {
+        return Some(path.to_string_lossy().into_owned());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| {
+            ["chromium", "chromium-browser", "google-chrome"].map(|name| dir.join(name))
+        })
+        .find(|p| p.is_file())
+        .map(|p| p.to_string_lossy().into_owned())
 }
 
 /// Renders `page` to a PNG of `size` with headless Chromium.
@@ -123,6 +131,7 @@ fn a_real_browser_draws_the_board_and_the_report() {
         eprintln!("skipped: no Chromium installed (apt-get install chromium to run this test)");
         return;
     };
+    let browser = browser.as_str();
     let tmp = tempfile::tempdir().unwrap();
     let svg = tmp.path().join("board.svg");
     let html = tmp.path().join("report.html");
@@ -156,4 +165,155 @@ fn a_real_browser_draws_the_board_and_the_report() {
             bytes.len()
         );
     }
+}
+
+/// A page script that draws each non-ASCII character of the page's text on a canvas in the
+/// body's fonts and compares it with a private-use character no font has (the "tofu" box), then
+/// writes `checked N tofu CHARS` into the page.
+const TOFU_PROBE: &str = r#"<script>(async () => {
+  const out = document.createElement('pre');
+  out.id = 'probe';
+  try {
+    await document.fonts.ready;
+    const chars = [...new Set([...document.body.innerText].filter(c => c.codePointAt(0) > 127 && c.trim() !== ''))];
+    const family = getComputedStyle(document.body).fontFamily;
+    await document.fonts.load('40px ' + family, chars.join(''));
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 48;
+    const g = canvas.getContext('2d', { willReadFrequently: true });
+    const draw = c => {
+      g.clearRect(0, 0, 48, 48);
+      g.font = '40px ' + family;
+      g.fillText(c, 2, 40);
+      return g.getImageData(0, 0, 48, 48).data.join(',');
+    };
+    const tofu = draw('\uE000');
+    out.textContent = 'checked ' + chars.length + ' tofu ' + chars.filter(c => draw(c) === tofu).join('');
+  } catch (e) {
+    out.textContent = 'error ' + e;
+  }
+  document.body.appendChild(out);
+})();</script>"#;
+
+/// What [`TOFU_PROBE`] found on `page` in Chromium with the fonts `fonts_conf` lists: the
+/// number of characters checked and those drawn as tofu.
+fn tofu(browser: &str, page: &Path, fonts_conf: &Path, profile: &Path) -> (usize, String) {
+    let run = Command::new(browser)
+        .env("FONTCONFIG_FILE", fonts_conf)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--virtual-time-budget=10000",
+            &format!("--user-data-dir={}", profile.display()),
+            "--dump-dom",
+            &format!("file://{}", page.display()),
+        ])
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&run.stdout);
+    let found = dom
+        .split("<pre id=\"probe\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no probe result: {dom:.500}"));
+    let rest = found
+        .strip_prefix("checked ")
+        .unwrap_or_else(|| panic!("{found}"));
+    let (n, tofu) = rest
+        .split_once(" tofu ")
+        .unwrap_or_else(|| panic!("{found}"));
+    (n.parse().unwrap(), tofu.to_owned())
+}
+
+#[test]
+fn the_html_report_reads_in_a_browser_without_any_cjk_font() {
+    let Some(browser) = chromium() else {
+        eprintln!(
+            "skipped: no Chromium to render the report with (install chromium, or set XQ_CHROMIUM to one)"
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // Fonts for the browser: DejaVu (no CJK) where installed, nothing else.
+    let conf = tmp.path().join("fonts.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>{}</cachedir></fontconfig>\n",
+            tmp.path().join("fc-cache").display()
+        ),
+    )
+    .unwrap();
+    // A record that names its event and players, in simplified and traditional characters.
+    let record = std::fs::read_to_string("fixtures/judge/two-repetitions.pgn")
+        .unwrap()
+        .replace("xq fixture: two repetitions in one game", "全国象棋个人赛")
+        .replace("[Red \"Red\"]", "[Red \"許銀川\"]")
+        .replace("[Black \"Black\"]", "[Black \"吕钦\"]");
+    let pgn = tmp.path().join("named.pgn");
+    std::fs::write(&pgn, record).unwrap();
+    for lang in ["zh", "en"] {
+        let html = tmp.path().join(format!("{lang}.html"));
+        let run = xq(&[
+            "judge",
+            pgn.to_str().unwrap(),
+            "--format",
+            "html",
+            "--lang",
+            lang,
+            "-o",
+            html.to_str().unwrap(),
+        ]);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+        let page = std::fs::read_to_string(&html)
+            .unwrap()
+            .replace("</body>", &format!("{TOFU_PROBE}</body>"));
+        // The same page without its font: the control, that shows the probe sees tofu here.
+        let face = page.find("@font-face{").unwrap();
+        let face_end = face + page[face..].find('}').unwrap() + 1;
+        let bare = format!("{}{}", &page[..face], &page[face_end..]);
+        let (probed, bare_page) = (tmp.path().join("probed.html"), tmp.path().join("bare.html"));
+        std::fs::write(&probed, &page).unwrap();
+        std::fs::write(&bare_page, &bare).unwrap();
+        let profile = tmp.path().join("profile");
+        let (checked, boxes) = tofu(&browser, &probed, &conf, &profile);
+        let (bare_checked, bare_boxes) = tofu(&browser, &bare_page, &conf, &profile);
+        eprintln!("{lang}: {checked} checked; without the font, tofu: {bare_boxes}");
+        assert!(checked > 15, "{lang}: only {checked} characters checked");
+        assert_eq!(bare_checked, checked);
+        assert!(
+            ["許", "銀", "吕", "马", "进"]
+                .iter()
+                .all(|c| bare_boxes.contains(c)),
+            "{lang}: without the inlined font the browser should draw tofu here (is a CJK font installed?): {bare_boxes}"
+        );
+        assert_eq!(boxes, "", "{lang}: drawn as tofu with the inlined font");
+    }
+}
+
+#[test]
+fn xq_judge_names_the_characters_the_page_s_font_lacks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let record = std::fs::read_to_string("fixtures/judge/two-repetitions.pgn")
+        .unwrap()
+        .replace("[Red \"Red\"]", "[Red \"王\u{2000B}\"]");
+    let pgn = tmp.path().join("rare.pgn");
+    std::fs::write(&pgn, record).unwrap();
+    let html = tmp.path().join("report.html");
+    let args = ["judge", pgn.to_str().unwrap(), "--format", "html", "-o"];
+    let run = xq(&[&args[..], &[html.to_str().unwrap()]].concat());
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stderr,
+        "xq: note: the page's embedded font lacks \u{2000B}: they show only if the reader's fonts have them\n"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<p class=\"font-note\">以下字符不在本页内嵌的字体中，能否显示取决于读者的字体：\u{2000B}</p>"));
+    // Text and JSON need no font: no note.
+    let text = xq(&["judge", pgn.to_str().unwrap()]);
+    assert_eq!((text.code, text.stderr.as_str()), (0, ""));
 }

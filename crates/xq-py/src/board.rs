@@ -486,7 +486,7 @@ impl PyBoard {
         }
     }
 
-    /// An SVG picture of the board (Jupyter shows it), the last move marked.
+    /// An SVG picture of the board (Jupyter shows it), the last move and the side to move marked.
     #[pyo3(signature = (flip = false, size = 40))]
     fn svg(&self, flip: bool, size: u32) -> String {
         xq_render::board_svg(
@@ -496,6 +496,7 @@ impl PyBoard {
                 last_move: self.stack.last().map(|&(m, _, _)| m),
                 arrows: Vec::new(),
                 cell: size,
+                side_to_move: Some(self.pos.turn()),
             },
         )
     }

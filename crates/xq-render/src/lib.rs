@@ -1,5 +1,6 @@
 //! Xiangqi pictures: SVG board diagrams that look the same everywhere (the few glyphs they need
-//! are embedded as outlines, no font is required), with arrows and the last move marked. The
+//! are embedded as outlines, no font is required), with arrows and the last move marked; and
+//! [`text_font`], a small font of the characters a page's text uses, for a page to inline. The
 //! HTML ruling report that shows them is `xq-report`'s. The library builds strings; it never
 //! prints or writes files.
 //!
@@ -24,7 +25,11 @@
 
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
+mod font;
 mod glyphs;
 mod svg;
 
-pub use crate::svg::{Arrow, ArrowKind, BoardOptions, board_svg};
+pub use crate::{
+    font::{TEXT_FONT_FAMILY, TextFont, text_font, text_font_has},
+    svg::{Arrow, ArrowKind, BoardOptions, board_svg},
+};

@@ -2,7 +2,13 @@
 //! diagonals, both sides' file numbers (1…9 along Black's edge, 一…九 along Red's), the pieces
 //! with their Chinese names — Red's and Black's names differ (帥仕相傌俥炮兵 against 將士象馬車砲卒)
 //! and Red's pieces have a double ring, so the diagram reads without colour — and optionally the
-//! last move and arrows. Every character is drawn from embedded outlines.
+//! last move, the side to move and arrows. Every character is drawn from embedded outlines.
+//!
+//! Made to survive black-and-white printing: the last move is told by shapes, not colour (a
+//! dashed ring on the point it left, solid corner brackets round the point it reached); the
+//! side to move is a small disc drawn as that side's pieces are (红 with a double ring, or 黑)
+//! at the end of that side's row of file numbers. 楚河 漢界 stand in the river between the
+//! files, small enough that no piece on the river's banks covers them.
 
 use std::fmt::Write as _;
 
@@ -41,6 +47,8 @@ pub struct BoardOptions {
     pub arrows: Vec<Arrow>,
     /// The side of a square, in pixels (the diagram is 10 × 12 of them).
     pub cell: u32,
+    /// The side to move, marked beside the board at the end of its row of file numbers.
+    pub side_to_move: Option<Color>,
 }
 
 impl Default for BoardOptions {
@@ -50,6 +58,7 @@ impl Default for BoardOptions {
             last_move: None,
             arrows: Vec::new(),
             cell: 60,
+            side_to_move: None,
         }
     }
 }
@@ -101,6 +110,38 @@ fn name(piece: Piece) -> char {
     }
 }
 
+/// A piece's disc (its radius in cells); its outline is [`STROKE`] cells wide.
+const PIECE_RADIUS: f64 = 0.44;
+/// The width of a piece's outline, in cells.
+const STROKE: f64 = 0.04;
+/// The last move's marks.
+const MARK: &str = "#1d4f86";
+
+/// A disc of wood ringed in `color` (twice for Red) at `centre`.
+fn disc(out: &mut String, (x, y): (f64, f64), r: f64, color: &str, red: bool, c: f64) {
+    let _ = write!(
+        out,
+        r#"<circle cx="{x}" cy="{y}" r="{r:.1}" fill="{WOOD}" stroke="{color}" stroke-width="{:.1}"/>"#,
+        STROKE * c
+    );
+    if red {
+        let _ = write!(
+            out,
+            r#"<circle cx="{x}" cy="{y}" r="{:.1}" fill="none" stroke="{color}" stroke-width="{:.1}"/>"#,
+            r - c / 10.0,
+            c / 40.0
+        );
+    }
+}
+
+/// The river's words: character, centre and size. Each stands between two files, where no piece
+/// can stand, and is small enough that the pieces on the banks around it leave it clear (tested).
+fn river_labels(left: f64, top: f64, c: f64) -> [(char, f64, f64, f64); 4] {
+    let y = top + 4.5 * c;
+    let size = 0.34 * c;
+    [('楚', 1.5), ('河', 2.5), ('漢', 5.5), ('界', 6.5)].map(|(ch, f)| (ch, left + f * c, y, size))
+}
+
 /// The board as an SVG document.
 pub fn board_svg(board: &Board, options: &BoardOptions) -> String {
     let c = f64::from(options.cell.max(20));
@@ -118,7 +159,12 @@ pub fn board_svg(board: &Board, options: &BoardOptions) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="Xiangqi board">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="Xiangqi board{}">"#,
+        match options.side_to_move {
+            Some(Color::Red) => ", Red to move",
+            Some(Color::Black) => ", Black to move",
+            None => "",
+        }
     );
     let _ = write!(
         out,
@@ -168,26 +214,8 @@ pub fn board_svg(board: &Board, options: &BoardOptions) -> String {
     }
     out.push_str("</g>");
     // The river.
-    let river = top + 4.5 * c;
-    for (i, ch) in "楚河".chars().enumerate() {
-        text(
-            &mut out,
-            ch,
-            left + (1.5 + i as f64) * c,
-            river,
-            0.55 * c,
-            BLACK,
-        );
-    }
-    for (i, ch) in "漢界".chars().enumerate() {
-        text(
-            &mut out,
-            ch,
-            left + (5.5 + i as f64) * c,
-            river,
-            0.55 * c,
-            BLACK,
-        );
+    for (ch, x, y, size) in river_labels(left, top, c) {
+        text(&mut out, ch, x, y, size, BLACK);
     }
     // File numbers: Black counts 1…9 from its right (Red's left), Red 一…九 from its right.
     let digits: Vec<char> = "123456789".chars().collect();
@@ -207,33 +235,51 @@ pub fn board_svg(board: &Board, options: &BoardOptions) -> String {
         text(&mut out, upper, x, top - 0.8 * c, 0.4 * c, upper_fill);
         text(&mut out, lower, x, top + 9.8 * c, 0.4 * c, lower_fill);
     }
-    // The last move: corner marks on both points.
+    // The last move: a dashed ring where it left, solid corner brackets where it arrived.
     if let Some(m) = options.last_move {
-        for sq in [m.from, m.to] {
-            let (x, y) = at(sq);
-            let (a, b) = (0.45 * c, 0.2 * c);
-            let _ = write!(
-                out,
-                r##"<path fill="none" stroke="#2a6fb0" stroke-width="{:.1}" d="M{} {}h{b}M{} {}v{b}M{} {}h-{b}M{} {}v{b}M{} {}h{b}M{} {}v-{b}M{} {}h-{b}M{} {}v-{b}"/>"##,
-                c / 20.0,
-                x - a,
-                y - a,
-                x - a,
-                y - a,
-                x + a,
-                y - a,
-                x + a,
-                y - a,
-                x - a,
-                y + a,
-                x - a,
-                y + a,
-                x + a,
-                y + a,
-                x + a,
-                y + a
-            );
+        let (x, y) = at(m.from);
+        let _ = write!(
+            out,
+            r#"<circle cx="{x}" cy="{y}" r="{:.1}" fill="none" stroke="{MARK}" stroke-width="{:.1}" stroke-dasharray="{:.1}"/>"#,
+            0.3 * c,
+            c / 15.0,
+            c / 10.0
+        );
+        let (x, y) = at(m.to);
+        let (a, b) = (0.47 * c, 0.22 * c);
+        let mut d = String::new();
+        for (sx, sy) in [(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)] {
+            let (cx, cy) = (x + sx * a, y + sy * a);
+            let _ = write!(d, "M{:.1} {cy:.1}H{cx:.1}V{:.1}", cx - sx * b, cy - sy * b);
         }
+        let _ = write!(
+            out,
+            r#"<path fill="none" stroke="{MARK}" stroke-width="{:.1}" stroke-linecap="square" d="{d}"/>"#,
+            c / 12.0
+        );
+    }
+    // The side to move: a small disc as its pieces are drawn, at the end of its numbers' row.
+    if let Some(side) = options.side_to_move {
+        let at_bottom = (side == Color::Red) != options.flip;
+        let y = if at_bottom {
+            top + 9.8 * c
+        } else {
+            top - 0.8 * c
+        };
+        let (glyph, color) = if side == Color::Red {
+            ('红', RED)
+        } else {
+            ('黑', BLACK)
+        };
+        disc(
+            &mut out,
+            (left + 8.6 * c, y),
+            0.3 * c,
+            color,
+            side == Color::Red,
+            c,
+        );
+        text(&mut out, glyph, left + 8.6 * c, y, 0.32 * c, color);
     }
     // Pieces.
     for (sq, piece) in board.pieces() {
@@ -243,20 +289,14 @@ pub fn board_svg(board: &Board, options: &BoardOptions) -> String {
         } else {
             BLACK
         };
-        let r = 0.44 * c;
-        let _ = write!(
-            out,
-            r#"<circle cx="{x}" cy="{y}" r="{r:.1}" fill="{WOOD}" stroke="{color}" stroke-width="{:.1}"/>"#,
-            c / 25.0
+        disc(
+            &mut out,
+            (x, y),
+            PIECE_RADIUS * c,
+            color,
+            piece.color == Color::Red,
+            c,
         );
-        if piece.color == Color::Red {
-            let _ = write!(
-                out,
-                r#"<circle cx="{x}" cy="{y}" r="{:.1}" fill="none" stroke="{color}" stroke-width="{:.1}"/>"#,
-                r - c / 10.0,
-                c / 40.0
-            );
-        }
         text(&mut out, name(piece), x, y, 0.56 * c, color);
     }
     // Arrows, shortened so as not to cover the pieces' names.
@@ -294,6 +334,118 @@ mod tests {
         {
             assert!(glyph(ch).is_some(), "{ch}");
         }
+    }
+
+    /// The box (x0, y0, x1, y1) of an outline's points, in its em units (absolute commands
+    /// M, L, H, V, C, Q and Z, as the glyph table has them).
+    fn ink_box(d: &str) -> (f64, f64, f64, f64) {
+        let mut b = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        let (mut command, mut next_is_x) = ('M', true);
+        let spaced: String = d
+            .chars()
+            .flat_map(|ch| {
+                if ch.is_ascii_alphabetic() {
+                    vec![' ', ch, ' ']
+                } else {
+                    vec![ch]
+                }
+            })
+            .collect();
+        for token in spaced.split_whitespace() {
+            if let Ok(v) = token.parse::<f64>() {
+                let is_x = match command {
+                    'H' => true,
+                    'V' => false,
+                    _ => next_is_x,
+                };
+                if is_x {
+                    b.0 = b.0.min(v);
+                    b.2 = b.2.max(v);
+                } else {
+                    b.1 = b.1.min(v);
+                    b.3 = b.3.max(v);
+                }
+                next_is_x = !is_x || matches!(command, 'H');
+            } else {
+                command = token.chars().next().unwrap();
+                assert!("MLHVCQZ".contains(command), "{command}");
+                next_is_x = true;
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn no_piece_on_the_river_banks_covers_楚河_漢界() {
+        let c = 60.0;
+        let (left, top) = (c, 1.5 * c);
+        // A piece's disc and its outline.
+        let reach = (PIECE_RADIUS + STROKE / 2.0) * c;
+        for (ch, x, y, size) in river_labels(left, top, c) {
+            let (advance, d) = glyph(ch).unwrap();
+            let (x0, y0, x1, y1) = ink_box(d);
+            assert!(
+                x0 > -20.0 && y0 > -20.0 && x1 < f64::from(advance) + 20.0 && y1 < 1020.0,
+                "{ch}: {:?}",
+                (x0, y0, x1, y1)
+            );
+            // (An outline may overshoot its em box by a unit or two.) Placed as `text` places it: centred on x, the em's middle (500) on y.
+            let s = size / 1000.0;
+            let (ix0, ix1) = (
+                x - f64::from(advance) * s / 2.0 + x0 * s,
+                x - f64::from(advance) * s / 2.0 + x1 * s,
+            );
+            let (iy0, iy1) = (y - 500.0 * s + y0 * s, y - 500.0 * s + y1 * s);
+            for file in 0..9 {
+                for rank in [4.0, 5.0] {
+                    let (px, py) = (left + f64::from(file) * c, top + rank * c);
+                    // The distance from the piece's centre to the nearest point of the box.
+                    let dx = (ix0 - px).max(px - ix1).max(0.0);
+                    let dy = (iy0 - py).max(py - iy1).max(0.0);
+                    assert!(
+                        dx.hypot(dy) > reach,
+                        "{ch} is covered by a piece on file {file}, rank {rank}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_move_is_told_by_shape_and_the_side_to_move_by_its_disc() {
+        let m: Move = "h2e2".parse().unwrap();
+        let mut after = xq_core::Position::default();
+        after.play_unchecked(m);
+        let after = after.board();
+        let svg = board_svg(
+            after,
+            &BoardOptions {
+                last_move: Some(m),
+                side_to_move: Some(Color::Black),
+                ..BoardOptions::default()
+            },
+        );
+        // The point left: a dashed ring at h2 (x 1 + 7 cells, y 1.5 + 7 cells).
+        assert!(svg.contains(r##"<circle cx="480" cy="510" r="18.0" fill="none" stroke="#1d4f86" stroke-width="4.0" stroke-dasharray="6.0"/>"##));
+        // The point reached: four solid corner brackets round e2.
+        assert_eq!(svg.matches(r#"stroke-linecap="square""#).count(), 1);
+        assert!(svg.contains("d=\"M285.0 481.8H271.8V495.0M"));
+        // Black to move: a disc at the top right, not double-ringed.
+        assert!(svg.contains(r#"aria-label="Xiangqi board, Black to move""#));
+        assert!(svg.contains(r##"<circle cx="576" cy="42" r="18.0" fill="#f3dcaa""##));
+        let flipped_red = board_svg(
+            after,
+            &BoardOptions {
+                side_to_move: Some(Color::Red),
+                flip: true,
+                ..BoardOptions::default()
+            },
+        );
+        assert!(
+            flipped_red
+                .contains(r##"<circle cx="576" cy="42" r="18.0" fill="#f3dcaa" stroke="#c0282d""##)
+        );
+        assert_eq!(flipped_red.matches("<circle").count(), 48 + 2);
     }
 
     #[test]

@@ -5,9 +5,10 @@
 
 use std::fmt::Write as _;
 
+use base64::prelude::{BASE64_STANDARD, Engine as _};
 use xq_arbiter::{Lang, Reason};
 use xq_core::Color;
-use xq_render::{Arrow, ArrowKind, BoardOptions, board_svg};
+use xq_render::{Arrow, ArrowKind, BoardOptions, TEXT_FONT_FAMILY, board_svg, text_font};
 
 use crate::{
     Report,
@@ -22,10 +23,13 @@ pub(crate) fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;background:#fbf3df;color:#1f1f1f;line-height:1.45}\
+/// The reader's fonts, after the inlined one: for Latin text, and for what the inlined one lacks.
+const FONTS: &str = "system-ui,-apple-system,'Segoe UI',sans-serif";
+
+const STYLE: &str = "body{margin:0;background:#fbf3df;color:#1f1f1f;line-height:1.45}\
 main{max-width:60rem;margin:auto;padding:1rem}\
 h1{font-size:1.4rem;margin:.2rem 0 .6rem}\
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 1rem}dt{font-weight:600}dd{margin:0}\
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}\
 .start svg{width:100%;max-width:26rem;height:auto}\
 .moves{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:1rem;margin:1rem 0}\
 .move{background:#fff8e8;border:1px solid #d9c59a;border-radius:.5rem;padding:.5rem;break-inside:avoid}\
@@ -34,6 +38,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 
 .nature{font-size:1.6rem;font-weight:700;color:#c0282d}\
 .ruling{border:2px solid #c0282d;border-radius:.5rem;padding:.6rem .8rem;background:#fff}\
 .ruling strong{font-size:1.15rem}\
+.font-note{font-size:.85rem;color:#6b5a3a}\
 @media print{body{background:#fff}.move{border-color:#999}.moves{grid-template-columns:repeat(3,1fr)}}";
 
 /// Arrows from each attacker to its target: the checking pieces to the king, the chasers to
@@ -63,22 +68,42 @@ fn arrows(m: &ReportMove) -> Vec<Arrow> {
 
 pub(crate) fn write_html(r: &Report, lang: Lang) -> String {
     let title = pick(lang, "xq 裁判报告", "xq ruling report");
-    let mut out = page_start(title, lang);
-    write_report(r, lang, &mut out);
-    out.push_str(PAGE_END);
-    out
+    let mut body = String::new();
+    write_report(r, lang, &mut body);
+    page(title, lang, &body)
 }
 
-pub(crate) const PAGE_END: &str = "</main></body></html>\n";
-
-/// The page up to the title.
-pub(crate) fn page_start(title: &str, lang: Lang) -> String {
+/// The page: `title`, then `body`, with the text's font inlined (a subset of the glyphs xq
+/// embeds, holding just the characters the page uses, so that it reads without any CJK font on
+/// the reader's machine) and a note naming the characters the font lacks, if any.
+pub(crate) fn page(title: &str, lang: Lang, body: &str) -> String {
+    let font = text_font(&format!("{title}{body}"));
+    let face = font.ttf.as_ref().map_or_else(String::new, |ttf| {
+        format!(
+            "@font-face{{font-family:\"{TEXT_FONT_FAMILY}\";src:url(data:font/ttf;base64,{}) format(\"truetype\")}}",
+            BASE64_STANDARD.encode(ttf)
+        )
+    });
     let mut out = String::new();
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{title}</title><style>{STYLE}</style></head><body><main><h1>{title}</h1>",
+        "<!DOCTYPE html>\n<html lang=\"{}\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{title}</title><style>{face}body{{font-family:\"{TEXT_FONT_FAMILY}\",{FONTS}}}{STYLE}</style></head><body><main><h1>{title}</h1>{body}",
         pick(lang, "zh", "en"),
     );
+    if !font.missing.is_empty() {
+        let chars: Vec<String> = font.missing.iter().map(char::to_string).collect();
+        let _ = write!(
+            out,
+            "<p class=\"font-note\">{}{}</p>",
+            pick(
+                lang,
+                "以下字符不在本页内嵌的字体中，能否显示取决于读者的字体：",
+                "These characters are not in the page's embedded font and show only if the reader's fonts have them: "
+            ),
+            escape(&chars.join(" "))
+        );
+    }
+    out.push_str("</main></body></html>\n");
     out
 }
 
@@ -117,11 +142,14 @@ pub(crate) fn write_report(r: &Report, lang: Lang, out: &mut String) {
         let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", escape(k), escape(v));
     }
     out.push_str("</dl><div class=\"start\">");
-    let start = r
-        .moves
-        .first()
-        .map_or_else(|| r.start.board(), |m| m.before.board());
-    out.push_str(&board_svg(start, &BoardOptions::default()));
+    let start = r.moves.first().map_or(&r.start, |m| &m.before);
+    out.push_str(&board_svg(
+        start.board(),
+        &BoardOptions {
+            side_to_move: Some(start.turn()),
+            ..BoardOptions::default()
+        },
+    ));
     out.push_str("</div><div class=\"moves\">");
     for m in &r.moves {
         let mut after = m.before.clone();
@@ -130,6 +158,7 @@ pub(crate) fn write_report(r: &Report, lang: Lang, out: &mut String) {
             last_move: Some(m.classified.m),
             arrows: arrows(m),
             cell: 30,
+            side_to_move: Some(after.turn()),
             ..BoardOptions::default()
         };
         let side = match (m.classified.side, zh) {

@@ -8,7 +8,7 @@ use xq_arbiter::{JudgeOptions, Lang, cycle::Repetition};
 
 use crate::{
     Line, Report,
-    html::{PAGE_END, escape, page_start, write_report},
+    html::{escape, page, write_report},
     json::pick,
 };
 
@@ -124,7 +124,7 @@ fn write_html(scan: &Scan, lang: Lang) -> String {
         "xq 裁判报告：全部循环",
         "xq ruling report: every repetition",
     );
-    let mut out = page_start(title, lang);
+    let mut out = String::new();
     if scan.entries.is_empty() {
         let _ = write!(out, "<p>{}</p>", escape(no_repetition(lang)));
     }
@@ -137,6 +137,5 @@ fn write_html(scan: &Scan, lang: Lang) -> String {
         write_report(&e.report, lang, &mut out);
         out.push_str("</section>");
     }
-    out.push_str(PAGE_END);
-    out
+    page(title, lang, &out)
 }

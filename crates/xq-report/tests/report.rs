@@ -133,3 +133,98 @@ fn the_limit_audit_has_a_row_per_ply_and_claimant() {
     let text = both.to_text(Lang::Chinese);
     assert_eq!(text.matches("结论：").count(), 2, "{text}");
 }
+
+/// The font an HTML page inlines, decoded.
+fn inlined_font(html: &str) -> Option<Vec<u8>> {
+    use base64::prelude::{BASE64_STANDARD, Engine as _};
+    let start = html.find("data:font/ttf;base64,")? + "data:font/ttf;base64,".len();
+    let end = start + html[start..].find(')')?;
+    BASE64_STANDARD.decode(&html[start..end]).ok()
+}
+
+/// The characters of a page's text (outside its style and tags; the boards are all tags), but
+/// ASCII and spaces.
+fn text_characters(html: &str) -> std::collections::BTreeSet<char> {
+    let mut rest = html;
+    let mut text = String::new();
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        rest = &rest[open..];
+        let skip = if rest.starts_with("<style>") {
+            rest.find("</style>").unwrap()
+        } else {
+            rest.find('>').unwrap()
+        };
+        rest = &rest[skip + 1..];
+    }
+    text.push_str(rest);
+    text.chars()
+        .filter(|c| !c.is_ascii() && !c.is_whitespace())
+        .collect()
+}
+
+fn named_game(r: &mut Report, red: &str) {
+    r.about.game = vec![
+        ("Event", "全国象棋个人赛".to_owned()),
+        ("Red", red.to_owned()),
+        ("Black", "呂欽".to_owned()),
+    ];
+}
+
+#[test]
+fn the_html_page_inlines_a_font_with_a_glyph_for_every_character_of_its_text() {
+    let mut r = Report::judge(&figure_2(), JudgeOptions::default());
+    named_game(&mut r, "許銀川");
+    for lang in [Lang::Chinese, Lang::English] {
+        let html = r.to_html(lang);
+        let font = inlined_font(&html).expect("an inlined font");
+        let face = ttf_parser::Face::parse(&font, 0).expect("a font that parses");
+        assert_eq!(face.units_per_em(), 1000);
+        assert_eq!(face.names().into_iter().count(), 9);
+        let chars = text_characters(&html);
+        // The moves, patterns and names are there in both languages.
+        for c in ['马', '退', '許', '欽', '赛'] {
+            assert!(chars.contains(&c), "{c}");
+        }
+        for &c in &chars {
+            let glyph = face
+                .glyph_index(c)
+                .unwrap_or_else(|| panic!("{c} is not in the page's font"));
+            assert!(
+                face.glyph_bounding_box(glyph).is_some(),
+                "{c} has no outline"
+            );
+            assert!(face.glyph_hor_advance(glyph).is_some_and(|a| a > 0));
+        }
+        // Only the page's characters, and glyph 0.
+        assert_eq!(usize::from(face.number_of_glyphs()), chars.len() + 1);
+        assert!(
+            !html.contains("class=\"font-note\""),
+            "every character is covered"
+        );
+    }
+}
+
+#[test]
+fn characters_the_font_lacks_are_named_on_the_page() {
+    let mut r = Report::judge(&figure_2(), JudgeOptions::default());
+    // An extension B hanzi and a snowman: in neither GB 2312 nor Big5.
+    named_game(&mut r, "\u{2000B}\u{2603}");
+    let html = r.to_html(Lang::English);
+    let note = html
+        .split("<p class=\"font-note\">")
+        .nth(1)
+        .expect("a note on the characters");
+    assert!(
+        note.starts_with("These characters are not in the page's embedded font and show only if the reader's fonts have them: \u{2603} \u{2000B}</p>"),
+        "{note}"
+    );
+    let face = inlined_font(&html).unwrap();
+    let face = ttf_parser::Face::parse(&face, 0).unwrap();
+    assert_eq!(face.glyph_index('\u{2603}'), None);
+    assert!(face.glyph_index('呂').is_some());
+    assert!(
+        r.to_html(Lang::Chinese)
+            .contains("以下字符不在本页内嵌的字体中，能否显示取决于读者的字体：\u{2603} \u{2000B}")
+    );
+}

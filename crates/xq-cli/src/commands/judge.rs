@@ -49,6 +49,16 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
             JudgeFormat::Html => report.to_html(lang),
         }
     };
+    if args.format == JudgeFormat::Html {
+        // The page inlines a font of the glyphs xq embeds; say which characters it lacks.
+        let missing = xq_render::text_font(&text).missing;
+        if !missing.is_empty() {
+            let chars: String = missing.iter().map(|c| format!(" {c}")).collect();
+            eprintln!(
+                "xq: note: the page's embedded font lacks{chars}: they show only if the reader's fonts have them"
+            );
+        }
+    }
     super::output::emit(args.output.as_deref(), text.as_bytes(), out)?;
     Ok(ExitStatus::Success)
 }

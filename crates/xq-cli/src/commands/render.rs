@@ -40,6 +40,7 @@ pub(crate) fn run(args: &RenderArgs, out: &mut dyn Write) -> Result<ExitStatus, 
             last_move: last,
             arrows,
             cell: args.cell,
+            side_to_move: Some(pos.turn()),
         },
     );
     super::output::emit(args.output.as_deref(), svg.as_bytes(), out)?;
