@@ -3,6 +3,10 @@
 //! `cargo bench -p xq-core --bench perft`. The full perft(6) of the start position
 //! (5,392,831,844 nodes) is measured with `xq perft --depth 6` (see README); these benches keep
 //! each sample short.
+//!
+//! The yardstick: Pikafish's perft(6) of the start position takes about 49 s on the 2-core build
+//! machine (110 M nodes/s); `xq perft --depth 6` takes 41 s there (131 M nodes/s, 1.2-1.3x).
+//! Keep xq at 1.3x Pikafish or better.
 
 use divan::{Bencher, counter::ItemsCount};
 use xq_core::{Position, perft::perft};
