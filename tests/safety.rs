@@ -667,7 +667,7 @@ fn ctrl_c_leaves_no_temporary_file() {
 fn a_full_disk_under_standard_output_is_an_error_not_silence() {
     // Standard output is buffered when it is no terminal: a failed write shows at the flush, and
     // must still be reported with exit code 3.
-    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
         eprintln!("skipped: no /dev/full on this system");
         return;
     };

@@ -1,5 +1,7 @@
 //! pgn_stream: reading a PGN file in pieces gives exactly what reading it whole gives (games,
-//! errors, lines, offsets), with pieces, lines and heads of every size. The first bytes choose the
+//! errors, lines, offsets), with pieces, lines and heads of every size — pieces read in order,
+//! and pieces read each on its own and handed back (`next_piece`/`Piece::read`/`accept`, as
+//! `xq validate` reads a large file on many threads). The first bytes choose the
 //! sizes and the encoding (given, so that both sides decode alike; detection is compared on
 //! valid UTF-8).
 #![no_main]
@@ -34,4 +36,24 @@ fuzz_target!(|data: &[u8]| {
     let streamed =
         GameStream::with_limits(text, Some("pgn"), options, limits).map(Iterator::collect::<Vec<_>>);
     assert_eq!(streamed, whole, "{limits:?}");
+    let pieced = GameStream::with_limits(text, Some("pgn"), options, limits).map(|mut stream| {
+        if !stream.is_pieced() {
+            return stream.collect::<Vec<_>>();
+        }
+        // Two pieces cut ahead of the one handed back, as threads would have them.
+        let mut games = Vec::new();
+        let mut ahead = std::collections::VecDeque::new();
+        loop {
+            while ahead.len() < 3 {
+                match stream.next_piece() {
+                    Some(piece) => ahead.push_back(piece.read()),
+                    None => break,
+                }
+            }
+            let Some(read) = ahead.pop_front() else { break };
+            games.extend(stream.accept(read));
+        }
+        games
+    });
+    assert_eq!(pieced, whole, "{limits:?}, pieced");
 });

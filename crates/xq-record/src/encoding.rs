@@ -207,7 +207,7 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
 ///   its length.
 ///
 /// Bytes still invalid are replaced by U+FFFD (which validation looks for to say so).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct TextDecoder {
     encoding: Encoding,
     mixing: bool,

@@ -34,6 +34,11 @@ pub(crate) const HEAD: usize = 64 * 1024;
 /// The size a PGN piece grows to before it is cut at the next line end.
 pub(crate) const CHUNK: usize = 1 << 20;
 
+/// The size a piece read on its own grows to ([`GameStream::next_piece`]) before it is cut at the
+/// next line that likely starts a game: small enough that the pieces in flight and their games
+/// hold little memory, large enough that most start at a game.
+pub(crate) const PIECE: usize = 256 << 10;
+
 /// The most a file read whole (every format but PGN in UTF-8, GBK or Big5) may hold.
 pub const MAX_WHOLE: u64 = 64 << 20;
 
@@ -237,17 +242,24 @@ impl<'r> GameStream<'r> {
             },
             encoding,
             limits,
-            text: String::new(),
-            offset: 0,
-            line: 1,
-            game: 0,
-            skip: Skip::None,
-            line_start: true,
+            at: Reading {
+                text: String::new(),
+                offset: 0,
+                line: 1,
+                game: 0,
+                skip: Skip::None,
+                line_start: true,
+                done: false,
+            },
             eof: false,
             started: false,
             leftover: Vec::new(),
             pending: VecDeque::new(),
-            done: false,
+            cut: Cut {
+                line: 1,
+                ..Cut::default()
+            },
+            kept: (0, 0),
         };
         Ok(GameStream {
             format,
@@ -255,6 +267,42 @@ impl<'r> GameStream<'r> {
             not_games: Vec::new(),
             inner: Inner::Pgn(Box::new(chunks)),
         })
+    }
+}
+
+impl GameStream<'_> {
+    /// Whether the stream is read in pieces ([`GameStream::next_piece`]): PGN in UTF-8, GBK or
+    /// Big5 larger than the head. Other streams are read whole already: iterate them.
+    pub fn is_pieced(&self) -> bool {
+        matches!(self.inner, Inner::Pgn(_))
+    }
+
+    /// The next piece of the file, to be read on any thread ([`Piece::read`]) and handed back,
+    /// in order, to [`GameStream::accept`]; `None` when the file is cut to its end (or the
+    /// stream is not pieced). Do not mix with iterating the stream.
+    pub fn next_piece(&mut self) -> Option<Piece> {
+        match &mut self.inner {
+            Inner::Pgn(chunks) => chunks.next_piece(),
+            Inner::Loaded(_) => None,
+        }
+    }
+
+    /// How many pieces handed back were read on their own, and how many were read again in order
+    /// (their text before them did not end where they start).
+    pub fn pieces_kept(&self) -> (usize, usize) {
+        match &self.inner {
+            Inner::Pgn(chunks) => chunks.kept,
+            Inner::Loaded(_) => (0, 0),
+        }
+    }
+
+    /// The games of a piece read with [`Piece::read`], pieces handed back in the order they
+    /// were cut: in all, the games of iterating the stream, numbered as in the file.
+    pub fn accept(&mut self, read: PieceRead) -> Vec<Result<Game, ReadError>> {
+        match &mut self.inner {
+            Inner::Pgn(chunks) => chunks.accept(read),
+            Inner::Loaded(_) => Vec::new(),
+        }
     }
 }
 
@@ -279,18 +327,8 @@ struct PgnChunks<'r> {
     decoder: TextDecoder,
     encoding: Encoding,
     limits: Limits,
-    /// Decoded text not yet read into games (the start of a game, or nothing).
-    text: String,
-    /// The byte offset in the file of `text`'s start.
-    offset: usize,
-    /// The line (1-based) on which `text` starts.
-    line: u32,
-    /// The index of the next game.
-    game: usize,
-    /// What the reader is to skip before the next game.
-    skip: Skip,
-    /// Whether `text` starts at the start of a line.
-    line_start: bool,
+    /// Where the reading of the text is.
+    at: Reading,
     /// Whether the source is read to its end.
     eof: bool,
     /// Whether a piece was read.
@@ -298,7 +336,10 @@ struct PgnChunks<'r> {
     /// Bytes read but left for the next piece (a long line cut between two characters).
     leftover: Vec<u8>,
     pending: VecDeque<Result<Game, ReadError>>,
-    done: bool,
+    /// Where the cutting of pieces is ([`GameStream::next_piece`]).
+    cut: Cut,
+    /// Pieces whose reading on their own was kept, and those read again in order.
+    kept: (usize, usize),
 }
 
 impl PgnChunks<'_> {
@@ -307,13 +348,13 @@ impl PgnChunks<'_> {
             if let Some(item) = self.pending.pop_front() {
                 return Some(item);
             }
-            if self.done {
+            if self.at.done {
                 return None;
             }
             if let Err(err) = self.fill() {
-                self.done = true;
-                let mut err = io_error(&err).at(self.offset).on_line(self.line);
-                err.game = Some(self.game);
+                self.at.done = true;
+                let mut err = io_error(&err).at(self.at.offset).on_line(self.at.line);
+                err.game = Some(self.at.game);
                 return Some(Err(err));
             }
         }
@@ -379,50 +420,305 @@ impl PgnChunks<'_> {
     fn fill(&mut self) -> io::Result<()> {
         if !self.eof {
             // At least as much as is held: a long game is read again at most a few times.
-            let want = self.limits.chunk.max(self.text.len()).max(1);
+            let want = self.limits.chunk.max(self.at.text.len()).max(1);
             let bytes = self.read_bytes(want)?;
-            let first = !self.started;
-            self.started = true;
-            let piece = self.decoder.decode(&bytes);
-            if first {
-                self.offset = self.decoder.bom_len();
-            }
-            self.encoding = self.decoder.encoding();
-            self.text.push_str(&piece);
+            self.absorb(&bytes);
         }
+        self.read_text();
+        Ok(())
+    }
+
+    /// Decodes the next bytes of the file onto the text held.
+    fn absorb(&mut self, bytes: &[u8]) {
+        let first = !self.started;
+        self.started = true;
+        let piece = self.decoder.decode(bytes);
+        if first {
+            self.at.offset = self.decoder.bom_len();
+        }
+        self.encoding = self.decoder.encoding();
+        self.at.text.push_str(&piece);
+    }
+
+    /// Reads the games of the text held (all of them when the file's end is reached, else up to
+    /// the last that more text cannot change) into `pending`.
+    fn read_text(&mut self) {
         let mut reader = PgnReader::resume(
-            &self.text,
-            self.line,
-            self.game,
-            self.skip,
-            self.line_start,
+            &self.at.text,
+            self.at.line,
+            self.at.game,
+            self.at.skip,
+            self.at.line_start,
             self.limits.max_game,
         );
-        let mut place = Place::new(self.offset);
+        let mut place = Place::new(self.at.offset);
         let (from, skip, game) = loop {
             match reader.step(self.eof) {
                 Step::Game(item) => {
-                    let item = place.locate(item, &self.text, self.encoding);
+                    let item = place.locate(item, &self.at.text, self.encoding);
                     self.pending.push_back(item);
                 }
                 Step::Done => {
-                    self.done = true;
-                    self.text = String::new();
-                    return Ok(());
+                    self.at.done = true;
+                    self.at.text = String::new();
+                    return;
                 }
                 Step::More { from, skip } => break (from, skip, reader.next_game()),
             }
         };
-        let consumed = &self.text[..from];
-        self.offset = place.offset(&self.text, from, self.encoding);
-        self.line += consumed.bytes().filter(|&b| b == b'\n').count() as u32;
+        let consumed = &self.at.text[..from];
+        self.at.offset = place.offset(&self.at.text, from, self.encoding);
+        self.at.line += consumed.bytes().filter(|&b| b == b'\n').count() as u32;
         if from > 0 {
-            self.line_start = consumed.ends_with('\n');
+            self.at.line_start = consumed.ends_with('\n');
         }
-        self.game = game;
-        self.skip = skip;
-        self.text.drain(..from);
-        Ok(())
+        self.at.game = game;
+        self.at.skip = skip;
+        self.at.text.drain(..from);
+    }
+
+    /// The next piece of the file for [`GameStream::next_piece`]: at least a chunk, then on to a
+    /// line that likely starts a game (a tag line after a line that is none), within a bound.
+    fn next_piece(&mut self) -> Option<Piece> {
+        if self.cut.ended || self.at.done {
+            return None;
+        }
+        let first = !self.cut.started;
+        self.cut.started = true;
+        // The text side's end is told by `accept`, when the last piece is read.
+        let eof = std::mem::replace(&mut self.eof, false);
+        let read = self.read_piece();
+        let ended = std::mem::replace(&mut self.eof, eof);
+        let (bytes, error) = match read {
+            Ok(bytes) => (bytes, None),
+            Err(e) => (Vec::new(), Some(io_error(&e))),
+        };
+        let piece = Piece {
+            offset: self.cut.offset,
+            line: self.cut.line,
+            last: ended || error.is_some(),
+            first,
+            decoder: self.decoder.clone(),
+            encoding: self.encoding,
+            limits: self.limits,
+            error,
+            bytes,
+        };
+        self.cut.ended = piece.last;
+        self.cut.offset += piece.bytes.len();
+        self.cut.line += piece.bytes.iter().filter(|&&b| b == b'\n').count() as u32;
+        Some(piece)
+    }
+
+    fn read_piece(&mut self) -> io::Result<Vec<u8>> {
+        let size = self.limits.chunk.clamp(1, PIECE);
+        let mut out = self.read_bytes(size)?;
+        let bound = out.len().saturating_add(size / 4);
+        while !self.eof && out.len() < bound {
+            let next = self.src.fill_buf()?.first().copied();
+            if next == Some(b'[') && last_line_ends_a_game(&out) {
+                break;
+            }
+            if next == Some(b'\n') {
+                // A blank line (`read_bytes` would go on to the end of the next).
+                out.push(b'\n');
+                self.src.consume(1);
+                continue;
+            }
+            let line = self.read_bytes(1)?;
+            out.extend_from_slice(&line);
+        }
+        Ok(out)
+    }
+
+    /// The games of a piece read on its own (`read`) if the text before it ended where the piece
+    /// starts, as the piece's reading assumed; else the piece's bytes read here, after the text
+    /// held.
+    fn accept(&mut self, read: PieceRead) -> Vec<Result<Game, ReadError>> {
+        let PieceRead { piece, games, end } = read;
+        if self.at.done {
+            return Vec::new();
+        }
+        if let Some(mut err) = piece.error {
+            self.at.done = true;
+            err = err.at(piece.offset).on_line(piece.line);
+            err.game = Some(self.at.game);
+            let mut out: Vec<_> = self.pending.drain(..).collect();
+            out.push(Err(err));
+            return out;
+        }
+        // The piece was read as if what came before ended with a game's result (after which
+        // everything up to a tag line is passed over); the same as nothing to skip if the piece
+        // starts with a tag line.
+        let starts_with_tags = piece
+            .bytes
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|&b| b == b'[');
+        let clean = self.started
+            && self.at.text.is_empty()
+            && (self.at.skip == AFTER_RESULT || (self.at.skip == Skip::None && starts_with_tags))
+            && self.at.line_start
+            && self.at.line == piece.line
+            // Offsets counted in the decoded text drift from the file's after bytes that are
+            // not text: such a file is read in order from there, as reading whole places it.
+            && self.at.offset == piece.offset
+            && self.decoder == piece.decoder;
+        match end {
+            Some(end) if clean => {
+                let base = self.at.game;
+                let out = games
+                    .into_iter()
+                    .map(|item| {
+                        item.map_err(|mut err| {
+                            err.game = err.game.map(|g| g + base);
+                            err
+                        })
+                    })
+                    .collect();
+                self.at = Reading {
+                    game: base + end.game,
+                    ..end
+                };
+                self.eof = piece.last;
+                self.kept.0 += 1;
+                out
+            }
+            _ => {
+                self.kept.1 += 1;
+                self.absorb(&piece.bytes);
+                self.eof = piece.last;
+                self.read_text();
+                self.pending.drain(..).collect()
+            }
+        }
+    }
+}
+
+/// Whether the last line of `bytes` (which end with a line end) is blank or ends with a game's
+/// result: then a tag line after it likely starts a game.
+fn last_line_ends_a_game(bytes: &[u8]) -> bool {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let start = body.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = body[start..].trim_ascii();
+    line.is_empty()
+        || [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"]
+            .iter()
+            .any(|result| line.ends_with(result))
+}
+
+/// What the reader skips after a game that ended with its result, at a line's start: to the next
+/// tag line. A piece is read as if it came after one.
+const AFTER_RESULT: Skip = Skip::ToTags(Some(true));
+
+/// Where the cutting of pieces is: it runs ahead of the reading of the text.
+#[derive(Debug, Default)]
+struct Cut {
+    /// A piece was cut.
+    started: bool,
+    /// The file is cut to its end.
+    ended: bool,
+    /// The file offset of the next piece.
+    offset: usize,
+    /// The line on which the next piece starts (counted in line feeds).
+    line: u32,
+}
+
+/// A piece of a PGN file, cut at a line end where a game likely starts, to be read on another
+/// thread ([`Piece::read`]) and handed back, in the order of the pieces, to
+/// [`GameStream::accept`]. Reading pieces in parallel gives the games of reading the file in
+/// order: a piece is read on its own as if a game started where it starts, and that reading is
+/// kept only if the text before it indeed ended there (else the piece is read again after it).
+#[derive(Debug)]
+pub struct Piece {
+    bytes: Vec<u8>,
+    offset: usize,
+    line: u32,
+    last: bool,
+    first: bool,
+    decoder: TextDecoder,
+    encoding: Encoding,
+    limits: Limits,
+    error: Option<ReadError>,
+}
+
+/// A piece as read on its own.
+#[derive(Debug)]
+pub struct PieceRead {
+    piece: Piece,
+    games: VecDeque<Result<Game, ReadError>>,
+    /// Where the reading ended (`None`: the piece cannot be read on its own).
+    end: Option<Reading>,
+}
+
+/// Where the reading of a PGN text is: the text held and what is known of its start.
+#[derive(Debug)]
+struct Reading {
+    /// Decoded text not yet read into games (the start of a game, or nothing).
+    text: String,
+    /// The byte offset in the file of `text`'s start.
+    offset: usize,
+    /// The line (1-based) on which `text` starts.
+    line: u32,
+    /// The index of the next game.
+    game: usize,
+    /// What the reader is to skip before the next game.
+    skip: Skip,
+    /// Whether `text` starts at the start of a line.
+    line_start: bool,
+    /// Whether the last game was read.
+    done: bool,
+}
+
+impl Piece {
+    /// Reads the piece's games as if a game started where it starts (the first piece, which
+    /// tells how the file is decoded, is read in order by [`GameStream::accept`]).
+    pub fn read(self) -> PieceRead {
+        if self.first || self.error.is_some() {
+            return PieceRead {
+                piece: self,
+                games: VecDeque::new(),
+                end: None,
+            };
+        }
+        let mut decoder = self.decoder.clone();
+        let text = decoder.decode(&self.bytes);
+        if decoder != self.decoder {
+            // Decoding this piece tells the decoder something (a line in another encoding):
+            // decoded in order instead.
+            return PieceRead {
+                piece: self,
+                games: VecDeque::new(),
+                end: None,
+            };
+        }
+        let mut chunks = PgnChunks {
+            src: Box::new(io::empty()),
+            decoder,
+            encoding: self.encoding,
+            limits: self.limits,
+            at: Reading {
+                text,
+                offset: self.offset,
+                line: self.line,
+                game: 0,
+                skip: AFTER_RESULT,
+                line_start: true,
+                done: false,
+            },
+            eof: self.last,
+            started: true,
+            leftover: Vec::new(),
+            pending: VecDeque::new(),
+            cut: Cut::default(),
+            kept: (0, 0),
+        };
+        chunks.read_text();
+        PieceRead {
+            piece: self,
+            games: chunks.pending,
+            end: Some(chunks.at),
+        }
     }
 }
 
@@ -488,6 +784,24 @@ mod tests {
                     .unwrap();
             assert!(matches!(stream.inner, Inner::Pgn(_)), "streamed");
             assert_eq!(events(stream), whole, "chunk {chunk}");
+            let stream =
+                GameStream::with_chunk(text.as_bytes(), Some("pgn"), ReadOptions::default(), chunk)
+                    .unwrap();
+            let (games, (kept, again)) = pieced_kept(stream, 4);
+            let pieced: Vec<String> = games
+                .into_iter()
+                .map(|g| g.unwrap().tag("Event").unwrap_or("").to_owned())
+                .collect();
+            assert_eq!(pieced, whole, "chunk {chunk}, pieced");
+            // Most pieces start at a game and are read on their own (the first four were cut
+            // before the first was read: they are read again in order).
+            eprintln!("chunk {chunk}: {kept} kept, {again} again");
+            if chunk == 4096 {
+                assert!(
+                    kept > 4 * again,
+                    "chunk {chunk}: {kept} kept, {again} again"
+                );
+            }
         }
         assert_eq!(whole.len(), 3000);
     }
@@ -519,6 +833,7 @@ mod tests {
                         .unwrap()
                         .collect();
                 assert_eq!(streamed, whole, "{encoding:?} {limits:?}");
+                pieced_is_whole(&bytes, options, limits, &Ok(whole.clone()));
             }
         }
     }
@@ -610,6 +925,47 @@ mod tests {
 
     type Read = Result<Vec<Result<Game, ReadError>>, ReadError>;
 
+    /// The games of a stream read in pieces, `ahead` pieces cut before the first is handed back
+    /// (as threads reading them would be), each read on its own; and how many pieces were kept
+    /// as read on their own, and read again in order.
+    fn pieced_kept(
+        mut stream: GameStream<'_>,
+        ahead: usize,
+    ) -> (Vec<Result<Game, ReadError>>, (usize, usize)) {
+        if !stream.is_pieced() {
+            return (stream.collect(), (0, 0));
+        }
+        let mut games = Vec::new();
+        let mut cut = VecDeque::new();
+        loop {
+            while cut.len() < ahead.max(1) {
+                match stream.next_piece() {
+                    Some(piece) => cut.push_back(piece.read()),
+                    None => break,
+                }
+            }
+            let Some(read) = cut.pop_front() else { break };
+            games.extend(stream.accept(read));
+        }
+        (games, stream.pieces_kept())
+    }
+
+    /// Streaming in pieces read on their own gives what reading whole gives.
+    /// Returns how many pieces were read on their own and kept.
+    fn pieced_is_whole(bytes: &[u8], options: ReadOptions, limits: Limits, whole: &Read) -> usize {
+        let mut kept = 0;
+        for ahead in [1, 3] {
+            let pieced =
+                GameStream::with_limits(bytes, Some("pgn"), options, limits).map(|stream| {
+                    let (games, (k, _)) = pieced_kept(stream, ahead);
+                    kept += k;
+                    games
+                });
+            assert_eq!(&pieced, whole, "{limits:?} ahead {ahead}");
+        }
+        kept
+    }
+
     /// What reading whole gives, and what streaming gives with the given sizes.
     pub(crate) fn both(bytes: &[u8], options: ReadOptions, limits: Limits) -> (Read, Read) {
         let whole =
@@ -626,6 +982,7 @@ mod tests {
             format: Some(Format::Pgn),
             ..ReadOptions::default()
         };
+        let mut kept = 0;
         for case in 0..3000 {
             let pieces = 5 + case % 120;
             let text = generated(&mut rng, pieces);
@@ -642,8 +999,11 @@ mod tests {
             ] {
                 let (whole, streamed) = both(&bytes, options, limits);
                 assert_eq!(streamed, whole, "case {case} {limits:?}: {text:?}");
+                kept += pieced_is_whole(&bytes, options, limits, &whole);
             }
         }
+        // The pieces read on their own were many, not only those read again in order.
+        assert!(kept > 1000, "{kept}");
     }
 
     #[test]
@@ -743,9 +1103,9 @@ mod tests {
             panic!("streamed")
         };
         let mut most = 0;
-        while !chunks.done {
+        while !chunks.at.done {
             chunks.fill().unwrap();
-            most = most.max(chunks.text.len());
+            most = most.max(chunks.at.text.len());
         }
         assert_eq!(chunks.pending.len(), 4);
         assert!(most < 64 << 10, "held {most} bytes");

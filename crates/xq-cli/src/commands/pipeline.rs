@@ -11,11 +11,11 @@
 //!   is ready.
 //!
 //! The readers stay at most [`AHEAD`] files and about [`BUDGET`] bytes ahead of the sink, so
-//! memory stays bounded whatever the number of files. A large file's games are replayed in
-//! groups on a rayon pool while the calling thread reads the next group ([`for_each_group`]).
+//! memory stays bounded whatever the number of files. A large file is cut into pieces read and
+//! replayed on a rayon pool ([`for_each_group`]).
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, VecDeque},
     io::{self, Read},
     path::Path,
     sync::{
@@ -25,9 +25,8 @@ use std::{
     },
 };
 
-use rayon::prelude::*;
 use xq_notation::{Reader, ReaderPool};
-use xq_record::{Game, GameStream, ReadError};
+use xq_record::{Game, GameStream, ReadError, stream::PieceRead};
 
 use super::inputs::Input;
 use crate::CliError;
@@ -39,8 +38,8 @@ const AHEAD: usize = 512;
 /// How many bytes read but not yet replayed the readers may hold (one file more is always let
 /// through, so that the next file to report is never held back).
 const BUDGET: usize = 64 << 20;
-/// Games of a large file replayed together.
-const GROUP: usize = 4096;
+/// Games of a large file that is not PGN (read whole) replayed in one task.
+const GROUP: usize = 512;
 
 /// A file as the readers bring it.
 #[derive(Debug)]
@@ -237,9 +236,15 @@ pub(crate) fn for_each_file<T: Send>(
     })
 }
 
-/// Replays the games of a (large) file's stream in groups on `pool`, each game with `replay`
-/// (given its index, the game as read and a notation reader), while the calling thread reads the
-/// next group; hands each group to `sink` in order. Returns the number of games.
+/// Replays the games of a (large) file's stream on `pool`, each game with `replay` (given its
+/// index, the game as read and a notation reader), and hands them to `sink` in groups, in order.
+/// Returns the number of games.
+///
+/// A PGN stream is cut into pieces on the calling thread, and each piece is decoded and read on
+/// the pool ([`xq_record::stream::Piece`]); the calling thread only takes them back in order
+/// (reading again the rare piece that did not start at a game) and sends their games to be
+/// replayed. Other streams are read on the calling thread in groups, each replayed while the
+/// next is read.
 ///
 /// # Errors
 /// The first error of `sink`.
@@ -251,38 +256,79 @@ pub(crate) fn for_each_group<G: Send>(
     mut sink: impl FnMut(Vec<G>) -> Result<(), CliError>,
 ) -> Result<usize, CliError> {
     let replay = &replay;
+    // Pieces being read, and groups being replayed, at most.
+    let in_flight = pool.current_num_threads() + 1;
     let mut index = 0;
     pool.in_place_scope(|scope| {
-        let mut pending: Option<mpsc::Receiver<Vec<G>>> = None;
+        let mut reading: VecDeque<mpsc::Receiver<PieceRead>> = VecDeque::new();
+        let mut replaying: VecDeque<mpsc::Receiver<Vec<G>>> = VecDeque::new();
+        let mut cut_all = !stream.is_pieced();
         loop {
-            // Read while the previous group is replayed.
-            let group: Vec<_> = stream.by_ref().take(GROUP).collect();
-            if let Some(done) = pending.take() {
-                // A replay that panicked sends nothing; the scope passes the panic on.
-                if let Ok(games) = done.recv() {
+            while !cut_all && reading.len() < in_flight {
+                let Some(piece) = stream.next_piece() else {
+                    cut_all = true;
+                    break;
+                };
+                let (tx, rx) = mpsc::sync_channel(1);
+                scope.spawn(move |_| {
+                    let _ = tx.send(piece.read());
+                });
+                reading.push_back(rx);
+            }
+            let group: Vec<_> = if stream.is_pieced() {
+                let Some(read) = reading.pop_front() else {
+                    break;
+                };
+                // A reading that panicked sends nothing; the scope passes the panic on.
+                let Ok(read) = read.recv() else { break };
+                stream.accept(read)
+            } else {
+                let group: Vec<_> = stream.by_ref().take(GROUP).collect();
+                if group.is_empty() {
+                    break;
+                }
+                group
+            };
+            if !group.is_empty() {
+                let first = index;
+                index += group.len();
+                let (tx, rx) = mpsc::sync_channel(1);
+                scope.spawn(move |_| {
+                    let games: Vec<G> = group
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, item)| {
+                            readers.with(rayon::current_thread_index(), |reader| {
+                                replay(first + i, item, reader)
+                            })
+                        })
+                        .collect();
+                    let _ = tx.send(games);
+                });
+                replaying.push_back(rx);
+            }
+            // Hand on the groups replayed, in order; wait for the oldest when too many are out.
+            while let Some(oldest) = replaying.front() {
+                let games = match oldest.try_recv() {
+                    Ok(games) => Some(games),
+                    Err(mpsc::TryRecvError::Empty) if replaying.len() > in_flight => {
+                        oldest.recv().ok()
+                    }
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => None,
+                };
+                replaying.pop_front();
+                if let Some(games) = games {
                     sink(games)?;
                 }
             }
-            if group.is_empty() {
-                return Ok(index);
-            }
-            let first = index;
-            index += group.len();
-            let (tx, rx) = mpsc::sync_channel(1);
-            scope.spawn(move |_| {
-                let games: Vec<G> = group
-                    .into_par_iter()
-                    .enumerate()
-                    .map(|(i, item)| {
-                        readers.with(rayon::current_thread_index(), |reader| {
-                            replay(first + i, item, reader)
-                        })
-                    })
-                    .collect();
-                let _ = tx.send(games);
-            });
-            pending = Some(rx);
         }
+        for oldest in replaying {
+            if let Ok(games) = oldest.recv() {
+                sink(games)?;
+            }
+        }
+        Ok(index)
     })
 }
 
