@@ -12,6 +12,7 @@ use support::xq;
 fn json(args: &[&str]) -> Value {
     let run = xq(args);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    support::assert_unique_keys(&run.stdout);
     serde_json::from_str(&run.stdout).unwrap()
 }
 

@@ -165,3 +165,58 @@ pub(crate) fn jsonl(run: &Run) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// Panics if an object of the JSON `text` has a key twice (`serde_json::Value` keeps the last one
+/// silently; strict readers refuse such documents).
+pub(crate) fn assert_unique_keys(text: &str) {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+    struct Checked;
+    impl<'de> Deserialize<'de> for Checked {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Checked, D::Error> {
+            d.deserialize_any(CheckedVisitor)
+        }
+    }
+    struct CheckedVisitor;
+    impl<'de> Visitor<'de> for CheckedVisitor {
+        type Value = Checked;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_unit<E>(self) -> Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+            while seq.next_element::<Checked>()?.is_some() {}
+            Ok(Checked)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                assert!(
+                    seen.insert(key.clone()),
+                    "the key {key:?} twice in an object"
+                );
+                map.next_value::<Checked>()?;
+            }
+            Ok(Checked)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    Checked::deserialize(&mut de).unwrap();
+}

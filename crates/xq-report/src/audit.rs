@@ -74,12 +74,22 @@ impl LimitAudit {
                 }))
             }
         }
+        /// An audit's fields but its rows (written with their moves in Chinese instead).
         #[derive(Serialize)]
         struct AuditJson<'a> {
+            #[serde(serialize_with = "color")]
+            claimant: Color,
+            rounds: u32,
+            check_cap: u32,
+            cap_applies: CapApplies,
+            last_capture_ply: Option<usize>,
             #[serde(flatten)]
-            audit: &'a Audit,
+            verdict: AuditVerdict,
             explanation: String,
             rows: Rows<'a>,
+        }
+        fn color<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(c.name())
         }
         /// The audits, serialized lazily.
         struct Audits<'a> {
@@ -89,7 +99,12 @@ impl LimitAudit {
         impl Serialize for Audits<'_> {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.collect_seq(self.report.audits.iter().map(|a| AuditJson {
-                    audit: a,
+                    claimant: a.claimant,
+                    rounds: a.rounds,
+                    check_cap: a.check_cap,
+                    cap_applies: a.cap_applies,
+                    last_capture_ply: a.last_capture_ply,
+                    verdict: a.verdict,
                     explanation: conclusion(a, self.lang),
                     rows: Rows {
                         audit: self.report,
