@@ -320,6 +320,28 @@ mod tests {
     }
 
     #[test]
+    fn undecodable_bytes_are_found_where_they_are() {
+        let bad = |pgn: &str| {
+            let records = read(pgn.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+            undecodable(records.games[0].as_ref().unwrap())
+        };
+        assert_eq!(
+            bad("[Event \"杯\u{fffd}\"]\n\n1. 炮二平五 *\n"),
+            Some("the tag Event".to_owned())
+        );
+        assert_eq!(
+            bad("1. 炮二平五 {好\u{fffd}} *\n"),
+            Some("a comment".to_owned())
+        );
+        assert_eq!(
+            bad("1. 炮二平五 (1. 炮\u{fffd}平五) *\n"),
+            Some("a move".to_owned())
+        );
+        // Full-width digits share U+FFFD's first byte (EF): not taken for it.
+        assert_eq!(bad("1. 炮二平五 马８进７ {８} *\n"), None);
+    }
+
+    #[test]
     fn a_good_game_and_a_bad_move() {
         let ok = check("[Result \"*\"]\n1. 炮二平五 马８进７ 2. 马二进三 *\n");
         assert!(ok.ok);
