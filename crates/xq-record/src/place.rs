@@ -102,7 +102,9 @@ fn encoded_len(text: &str, encoding: Encoding) -> usize {
 /// character of Big5 two (the text came from the file, so it is in Big5); in GBK (read as
 /// GB 18030) the unified ideographs U+4E00–U+9FA5 and the full-width forms are two bytes, and
 /// rarer characters are encoded to be measured. U+FFFD, which stands for bytes that are not
-/// text, is measured as before (its encoded form).
+/// text, is measured as before (its encoded form). A file that mixes UTF-8 lines into GBK or
+/// Big5 ones is not placed exactly after such a line (as before: encoding the UTF-8 line's
+/// characters did not give their length in the file either).
 fn double_byte_len(c: char, encoding: Encoding) -> usize {
     match c {
         _ if c.is_ascii() => 1,
