@@ -16,7 +16,7 @@ use std::{
 };
 
 use xq_core::text::{visible, visible_path};
-use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script};
+use xq_notation::{ChineseStyle, Mode, Reader};
 use xq_record::{
     Encoding, Game, GameStream, ReadErrorKind, replay,
     write::{self, PgnOptions, Written},
@@ -29,7 +29,7 @@ use super::{
 };
 use crate::{
     CliError, ExitStatus,
-    args::{ConvertArgs, DatasetFormat, OutEncoding, RecordNotation, TargetFormat, XqfFlavour},
+    args::{ConvertArgs, DatasetFormat, OutEncoding, TargetFormat, XqfFlavour},
 };
 
 pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -182,18 +182,6 @@ fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
         ExitStatus::Io => 3,
     };
     if rank(b) > rank(a) { b } else { a }
-}
-
-pub(crate) fn notation(n: RecordNotation) -> Notation {
-    match n {
-        RecordNotation::Chinese => Notation::Chinese(ChineseStyle::default()),
-        RecordNotation::Traditional => Notation::Chinese(ChineseStyle {
-            script: Script::Traditional,
-            ..ChineseStyle::default()
-        }),
-        RecordNotation::Wxf => Notation::Wxf,
-        RecordNotation::Iccs => Notation::Iccs,
-    }
 }
 
 const fn extension(to: TargetFormat) -> &'static str {
@@ -417,7 +405,7 @@ fn convert_one(
             OutEncoding::Utf8 => Encoding::Utf8,
             OutEncoding::Gbk => Encoding::Gbk,
         };
-        let notation = notation(args.notation);
+        let notation = args.notation.notation(ChineseStyle::default());
         let mut dropped = Vec::new();
         let mut count = 0;
         let mut pending = Some(first);

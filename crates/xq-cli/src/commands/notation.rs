@@ -2,11 +2,11 @@
 
 use std::io::{Read, Write};
 
-use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script, TandemStyle, write};
+use xq_notation::{ChineseStyle, Mode, Reader, Script, TandemStyle, write};
 
 use crate::{
     CliError, ExitStatus,
-    args::{NotationArgs, TandemArg, Target},
+    args::{NotationArgs, TandemArg},
 };
 
 pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -40,13 +40,7 @@ pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus
         tandem,
         ascii_digits: args.ascii_digits,
     };
-    let notation = match args.to {
-        Target::Chinese => Notation::Chinese(style(Script::Simplified)),
-        Target::Traditional => Notation::Chinese(style(Script::Traditional)),
-        Target::Wxf => Notation::Wxf,
-        Target::Iccs => Notation::Iccs,
-        Target::Ucci => Notation::Ucci,
-    };
+    let notation = args.to.notation(style(Script::Simplified));
     let mut reader = Reader::new(if args.strict {
         Mode::Strict
     } else {
