@@ -634,6 +634,10 @@ pub(crate) struct ConvertArgs {
     /// Leave outputs that already exist as they are (to finish an interrupted batch).
     #[arg(long)]
     pub(crate) skip_existing: bool,
+    /// How many threads convert files (default: one per core); the messages come out in the
+    /// order of the inputs whatever the number.
+    #[arg(long, short = 'j')]
+    pub(crate) jobs: Option<usize>,
     /// With `--to jsonl|parquet`: rows at most in a part file.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) shard_size: u64,
@@ -651,8 +655,10 @@ pub(crate) enum OutEncoding {
     /// UTF-8.
     #[value(name = "utf-8", alias = "utf8")]
     Utf8,
-    /// GBK (for old Windows software).
+    /// GBK (for old Windows software; its two-byte codes, not GB18030's four-byte ones).
     Gbk,
+    /// Big5 (Taiwanese and Hong Kong software; write moves with `--notation traditional`).
+    Big5,
 }
 
 #[derive(Debug, Args)]
