@@ -247,3 +247,23 @@ fn judge_and_limit_write_moves_in_the_notation_asked_for() {
     ]);
     assert!(run.stdout.contains("Che3 (炮二平五) h2e2"), "html");
 }
+
+/// `xq notation` decides a move list's ranks as a game's: `h3e3 h8e8` is UCI (ICCS fails),
+/// `h3e3 … h0g2` ICCS (a rank 0), and then `h3e3` cannot be read.
+#[test]
+fn a_move_list_s_ranks_are_decided_for_the_list() {
+    let run = xq(&["notation", "--to", "ucci", "h3e3", "h8e8", "h1g3"]);
+    assert_eq!(run.stdout, "h2e2 h7e7 h0g2\n");
+    let run = xq(&["notation", "--to", "iccs", "h3e3", "h10g8"]);
+    assert_eq!(run.stdout, "H2-E2 H9-G7\n");
+    let run = xq(&["notation", "--to", "ucci", "h2e2", "h7e7", "h0g2"]);
+    assert_eq!(run.stdout, "h2e2 h7e7 h0g2\n");
+    let run = xq(&["notation", "--to", "ucci", "h3e3", "h8e8", "h0g2"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("`h3e3` cannot be read: there is no piece on h3"),
+        "{}",
+        run.stderr
+    );
+}
