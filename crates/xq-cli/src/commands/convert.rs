@@ -152,7 +152,10 @@ fn convert_merged(
     out: &mut dyn Write,
 ) -> Result<ExitStatus, CliError> {
     let mut status = ExitStatus::Success;
-    let name = format!("{} inputs", files.len());
+    let name = match files.len() {
+        1 => "1 input".to_owned(),
+        n => format!("{n} inputs"),
+    };
     let replace = if args.force {
         Replace::Yes
     } else {
