@@ -1,5 +1,6 @@
 //! Every move written in every convention reads back as the same move in strict mode: over every
-//! legal move of every position reached in the ccpd-dev games, of random playouts, and of random
+//! legal move of every position reached in the ccpd-dev games (UCI and SAN of Fairy-Stockfish
+//! included), of random playouts, and of random
 //! legal setups crowded with pawns (to exercise the multi-pawn conventions).
 
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
@@ -8,10 +9,16 @@ mod support;
 
 use support::Rng;
 use xq_core::{Board, Color, Piece, Position, Role, Setup, Square, can_stand_on};
-use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script, TandemStyle, write};
+use xq_notation::{ChineseStyle, Mode, Notation, Ranks, Reader, Script, TandemStyle, write};
 
 fn conventions() -> Vec<Notation> {
-    let mut all = vec![Notation::Wxf, Notation::Iccs, Notation::Ucci];
+    let mut all = vec![
+        Notation::Wxf,
+        Notation::Iccs,
+        Notation::Ucci,
+        Notation::Uci,
+        Notation::San,
+    ];
     for script in [Script::Simplified, Script::Traditional] {
         for tandem in [TandemStyle::Xqbase, TandemStyle::Traditional] {
             for ascii_digits in [false, true] {
@@ -41,7 +48,15 @@ fn check_all_moves(pos: &Position, reader: &mut Reader, notations: &[Notation]) 
             }
         }
         for (text, notation) in &texts {
-            match reader.read(text, pos) {
+            // UCI's `h3e3` is ICCS's `h2e2`: a game says which it uses (see `Ranks`).
+            let ranks = reader.set_ranks(if *notation == Notation::Uci {
+                Ranks::Uci
+            } else {
+                Ranks::Iccs
+            });
+            let back = reader.read(text, pos);
+            reader.set_ranks(ranks);
+            match back {
                 Ok(back) if back == m => {}
                 other => panic!(
                     "{m} written {notation:?} as {text} reads back as {other:?} in {}",

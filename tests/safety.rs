@@ -136,7 +136,9 @@ fn output_names_do_not_depend_on_what_could_be_read() {
     copy("records/ours/variations-v10.xqf", &dir.join("a.xqf"));
     copy("records/ours/variations.pgn", &dir.join("c.pgn"));
     let out = tmp.path().join("out");
-    let (d, o) = (dir.to_str().unwrap(), out.to_str().unwrap());
+    // A directory target: a name ending in `/` (else the inputs go into one file).
+    let o = format!("{}/", out.to_str().unwrap());
+    let (d, o) = (dir.to_str().unwrap(), o.as_str());
     let first = xq(&["convert", d, "--to", "json", "--out", o]);
     let mut names: Vec<String> = fs::read_dir(&out)
         .unwrap()
@@ -155,7 +157,7 @@ fn output_names_do_not_depend_on_what_could_be_read() {
 fn an_interrupted_conversion_is_simply_run_again() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
-    let out_s = out.to_str().unwrap();
+    let out_s = &format!("{}/", out.to_str().unwrap());
     let all = [
         "convert",
         "fixtures/records/ours",

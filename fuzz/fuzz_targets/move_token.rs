@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         for mode in [Mode::Lenient, Mode::Strict] {
             if let Ok(m) = read(text, &pos, mode) {
                 assert!(pos.is_legal(m));
-                for n in [Notation::Chinese(ChineseStyle::default()), Notation::Wxf, Notation::Iccs] {
+                for n in [Notation::Chinese(ChineseStyle::default()), Notation::Wxf, Notation::Iccs, Notation::San] {
                     assert_eq!(read(&write(&pos, m, n), &pos, Mode::Strict).ok(), Some(m));
                 }
             }

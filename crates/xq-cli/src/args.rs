@@ -146,6 +146,18 @@ mod tests {
     fn clap_definition_is_consistent() {
         super::Cli::command().debug_assert();
     }
+
+    /// `xq show --notation` takes every notation the other commands take.
+    #[test]
+    fn show_takes_every_notation() {
+        use clap::ValueEnum;
+        for n in super::NotationArg::value_variants() {
+            assert!(
+                super::ShowNotation::value_variants().contains(&super::ShowNotation::Moves(*n)),
+                "{n:?}"
+            );
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -165,19 +177,46 @@ pub(crate) struct MoveArgs {
     pub(crate) tokens: Vec<String>,
 }
 
-/// A notation to write.
+/// A notation to write moves in: the same names in every command that writes moves (`notation
+/// --to`, `convert`, `show`, `judge`, `limit`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Target {
+pub(crate) enum NotationArg {
     /// Chinese, simplified characters: 炮二平五 马８进７.
     Chinese,
     /// Chinese, traditional characters: 炮二平五 馬８進７.
     Traditional,
     /// WXF: C2.5 H8+7.
     Wxf,
-    /// ICCS: H2-E2.
+    /// ICCS: H2-E2 (ranks 0–9).
     Iccs,
-    /// UCCI: h2e2.
+    /// UCCI: h2e2 (ICCS in lower case, as engines take it).
     Ucci,
+    /// UCI of Fairy-Stockfish and pychess, ranks 1–10: h3e3.
+    Uci,
+    /// SAN of Fairy-Stockfish and pychess, ranks 1–10: Che3 Hg3.
+    San,
+}
+
+impl NotationArg {
+    /// The notation, Chinese written in `style` (its script set by the name).
+    pub(crate) fn notation(self, style: xq_notation::ChineseStyle) -> xq_notation::Notation {
+        use xq_notation::{ChineseStyle, Notation, Script};
+        match self {
+            NotationArg::Chinese => Notation::Chinese(ChineseStyle {
+                script: Script::Simplified,
+                ..style
+            }),
+            NotationArg::Traditional => Notation::Chinese(ChineseStyle {
+                script: Script::Traditional,
+                ..style
+            }),
+            NotationArg::Wxf => Notation::Wxf,
+            NotationArg::Iccs => Notation::Iccs,
+            NotationArg::Ucci => Notation::Ucci,
+            NotationArg::Uci => Notation::Uci,
+            NotationArg::San => Notation::San,
+        }
+    }
 }
 
 /// How several pawns of one kind on a file are named in Chinese.
@@ -196,7 +235,7 @@ pub(crate) struct NotationArgs {
     pub(crate) fen: Option<String>,
     /// The notation to write.
     #[arg(long, value_enum)]
-    pub(crate) to: Target,
+    pub(crate) to: NotationArg,
     /// How to name several pawns on a file in Chinese.
     #[arg(long, value_enum, default_value_t = TandemArg::Xqbase)]
     pub(crate) tandem: TandemArg,
@@ -257,6 +296,11 @@ pub(crate) struct JudgeArgs {
     /// Red change (0: off). Default: 25 under cxa2020, off under axf.
     #[arg(long)]
     pub(crate) opening_rounds: Option<u32>,
+    /// The notation of the moves in the report (WXF for international arbiters); without it,
+    /// Chinese (`--lang zh`) or WXF with the Chinese in brackets (`--lang en`). It wins over
+    /// `--lang`'s choice: the Chinese follows in brackets after any other notation.
+    #[arg(long, value_enum)]
+    pub(crate) notation: Option<NotationArg>,
     /// Find every repetition in the line and rule each where it ends (text: one report after
     /// another; JSON: an array; HTML: one page).
     #[arg(long, conflicts_with = "ply")]
@@ -342,6 +386,10 @@ pub(crate) struct LimitArgs {
     /// Language of the text.
     #[arg(long, value_enum, default_value_t = Lang::Zh)]
     pub(crate) lang: Lang,
+    /// The notation of the moves besides Chinese and ICCS (text: shown first; JSON: each row's
+    /// `written`; CSV: a last column `written`).
+    #[arg(long, value_enum)]
+    pub(crate) notation: Option<NotationArg>,
     #[command(flatten)]
     pub(crate) line: LineArgs,
 }
@@ -550,19 +598,6 @@ pub(crate) enum TargetFormat {
     Parquet,
 }
 
-/// A notation for moves in records.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum RecordNotation {
-    /// Chinese, simplified characters.
-    Chinese,
-    /// Chinese, traditional characters.
-    Traditional,
-    /// WXF.
-    Wxf,
-    /// ICCS.
-    Iccs,
-}
-
 /// The XQF flavour to write.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum XqfFlavour {
@@ -585,8 +620,8 @@ pub(crate) struct ConvertArgs {
     #[arg(long, short = 'o', visible_alias = "output")]
     pub(crate) out: std::path::PathBuf,
     /// The notation of moves (PGN and move lists).
-    #[arg(long, value_enum, default_value_t = RecordNotation::Chinese)]
-    pub(crate) notation: RecordNotation,
+    #[arg(long, value_enum, default_value_t = NotationArg::Chinese)]
+    pub(crate) notation: NotationArg,
     /// The encoding of text outputs.
     #[arg(long = "out-encoding", value_enum, default_value_t = OutEncoding::Utf8)]
     pub(crate) out_encoding: OutEncoding,
@@ -599,6 +634,10 @@ pub(crate) struct ConvertArgs {
     /// Leave outputs that already exist as they are (to finish an interrupted batch).
     #[arg(long)]
     pub(crate) skip_existing: bool,
+    /// How many threads convert files (default: one per core); the messages come out in the
+    /// order of the inputs whatever the number.
+    #[arg(long, short = 'j')]
+    pub(crate) jobs: Option<usize>,
     /// With `--to jsonl|parquet`: rows at most in a part file.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) shard_size: u64,
@@ -616,8 +655,10 @@ pub(crate) enum OutEncoding {
     /// UTF-8.
     #[value(name = "utf-8", alias = "utf8")]
     Utf8,
-    /// GBK (for old Windows software).
+    /// GBK (for old Windows software; its two-byte codes, not GB18030's four-byte ones).
     Gbk,
+    /// Big5 (Taiwanese and Hong Kong software; write moves with `--notation traditional`).
+    Big5,
 }
 
 #[derive(Debug, Args)]
@@ -627,14 +668,57 @@ pub(crate) struct ShowArgs {
     /// Which game of the file (1 = the first).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) game: u32,
-    /// The notation of the moves.
-    #[arg(long, value_enum, default_value_t = RecordNotation::Chinese)]
-    pub(crate) notation: RecordNotation,
+    /// The notation of the moves; `ucci-line` prints the main line as one UCCI command,
+    /// `position fen FEN moves m1 m2 …`, for an engine.
+    #[arg(long, value_enum, default_value_t = ShowNotation::Moves(NotationArg::Chinese))]
+    pub(crate) notation: ShowNotation,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
     #[command(flatten)]
     pub(crate) input: InputArgs,
+}
+
+/// What `xq show` writes moves in: a notation, or the main line as a UCCI command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ShowNotation {
+    /// The game in a notation.
+    Moves(NotationArg),
+    /// The main line as one UCCI command for an engine.
+    UcciLine,
+}
+
+impl ValueEnum for ShowNotation {
+    fn value_variants<'a>() -> &'a [Self] {
+        // Every notation (a test checks none is missing), then the engine line.
+        &[
+            ShowNotation::Moves(NotationArg::Chinese),
+            ShowNotation::Moves(NotationArg::Traditional),
+            ShowNotation::Moves(NotationArg::Wxf),
+            ShowNotation::Moves(NotationArg::Iccs),
+            ShowNotation::Moves(NotationArg::Ucci),
+            ShowNotation::Moves(NotationArg::Uci),
+            ShowNotation::Moves(NotationArg::San),
+            ShowNotation::UcciLine,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            ShowNotation::Moves(n) => n.to_possible_value(),
+            ShowNotation::UcciLine => Some(
+                clap::builder::PossibleValue::new("ucci-line")
+                    .help("The main line as one UCCI command: position fen FEN moves m1 m2 …"),
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for ShowNotation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let value = self.to_possible_value();
+        f.write_str(value.as_ref().map_or("", |v| v.get_name()))
+    }
 }
 
 /// A dataset's table.

@@ -22,6 +22,7 @@
 
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
+mod coords;
 mod files;
 mod grammar;
 mod resolve;
@@ -29,6 +30,7 @@ mod syntax;
 mod write;
 
 pub use crate::{
+    coords::{Ranks, San},
     resolve::{Mode, NotationError, Reader, ReaderPool, ResolveError, read},
     syntax::{
         Descriptive, Deviations, Direction, MoveText, Numerals, Selector, SyntaxError, System,

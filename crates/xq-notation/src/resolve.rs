@@ -9,6 +9,7 @@ use std::fmt;
 use xq_core::{Color, File, IllegalMove, Move, Piece, Position, Role, Square};
 
 use crate::{
+    coords::Ranks,
     files::{Points, doubled_files, on_file},
     syntax::{Descriptive, Direction, MoveText, Numerals, Selector, SyntaxError, System, Tandem},
     write::{self, Notation},
@@ -179,13 +180,14 @@ impl MoveText {
     /// (strict mode) the text is not standard notation.
     pub fn resolve(&self, pos: &Position, mode: Mode) -> Result<Move, ResolveError> {
         match self {
-            MoveText::Coordinate(m) => resolve_coordinate(pos, *m),
+            MoveText::Coordinate(m) | MoveText::Uci(m) => resolve_coordinate(pos, *m),
             MoveText::Descriptive(d) => d.resolve(pos, mode),
+            MoveText::San(san) => san.resolve(pos, mode),
         }
     }
 }
 
-fn resolve_coordinate(pos: &Position, m: Move) -> Result<Move, ResolveError> {
+pub(crate) fn resolve_coordinate(pos: &Position, m: Move) -> Result<Move, ResolveError> {
     match pos.check_move(m) {
         Ok(()) => Ok(m),
         Err(IllegalMove::NoPiece) => Err(ResolveError::NoPiece {
@@ -465,6 +467,7 @@ impl Descriptive {
     fn standard_notation(&self) -> Notation {
         match self.system {
             System::Wxf => Notation::Wxf,
+            System::San => Notation::San,
             _ => Notation::Chinese(write::ChineseStyle::default()),
         }
     }
@@ -585,6 +588,7 @@ impl Descriptive {
 #[derive(Debug, Default)]
 pub struct Reader {
     mode: Mode,
+    ranks: Ranks,
     cache: std::collections::HashMap<
         Box<str>,
         Result<MoveText, SyntaxError>,
@@ -601,6 +605,7 @@ impl Reader {
     pub fn new(mode: Mode) -> Reader {
         Reader {
             mode,
+            ranks: Ranks::Auto,
             cache: std::collections::HashMap::default(),
         }
     }
@@ -620,13 +625,38 @@ impl Reader {
         parsed
     }
 
+    /// How coordinate moves' ranks are counted from now on (a game's: see
+    /// [`Ranks`]); the previous setting.
+    pub fn set_ranks(&mut self, ranks: Ranks) -> Ranks {
+        std::mem::replace(&mut self.ranks, ranks)
+    }
+
+    /// How coordinate moves' ranks are counted.
+    pub fn ranks(&self) -> Ranks {
+        self.ranks
+    }
+
     /// The move `text` means in `pos`.
     ///
     /// # Errors
     /// See [`NotationError`].
     pub fn read(&mut self, text: &str, pos: &Position) -> Result<Move, NotationError> {
         let mode = self.mode;
-        Ok(self.parse(text)?.resolve(pos, mode)?)
+        let ranks = self.ranks;
+        let ranks_wrong = || {
+            crate::coords::rank_error(text, ranks)
+                .unwrap_or_else(|| SyntaxError::with_span(text, 0..text.len(), Vec::new()))
+        };
+        let m = match (self.parse(text)?, ranks) {
+            (MoveText::Coordinate(m), Ranks::Auto | Ranks::Iccs)
+            | (MoveText::Uci(m), Ranks::Auto | Ranks::Uci) => m,
+            (MoveText::Coordinate(m), Ranks::Uci) => {
+                crate::coords::iccs_as_uci(m).ok_or_else(ranks_wrong)?
+            }
+            (MoveText::Uci(_), Ranks::Iccs) => return Err(ranks_wrong().into()),
+            (other, _) => return Ok(other.resolve(pos, mode)?),
+        };
+        Ok(resolve_coordinate(pos, m)?)
     }
 }
 

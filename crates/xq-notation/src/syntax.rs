@@ -16,6 +16,8 @@ pub enum System {
     Chinese,
     /// WXF, `C2.5`.
     Wxf,
+    /// The algebraic SAN form of Fairy-Stockfish and pychess, `Che3`.
+    San,
 }
 
 /// Which way the piece goes, seen from its own side.
@@ -176,14 +178,22 @@ pub enum MoveText {
     Coordinate(Move),
     /// A Chinese or WXF move.
     Descriptive(Descriptive),
+    /// A coordinate move with a rank 10, which only UCI (ranks 1–10) writes: `h10h9`. (A UCI move
+    /// without a rank 10, `h3e3`, reads as [`MoveText::Coordinate`]; a
+    /// [`Reader`](crate::Reader) told the game's [`Ranks`](crate::Ranks) takes it one rank
+    /// lower.)
+    Uci(Move),
+    /// A SAN move, `Che3`.
+    San(crate::coords::San),
 }
 
 impl MoveText {
     /// The notation it is written in.
     pub fn system(&self) -> System {
         match self {
-            MoveText::Coordinate(_) => System::Coordinate,
+            MoveText::Coordinate(_) | MoveText::Uci(_) => System::Coordinate,
             MoveText::Descriptive(d) => d.system,
+            MoveText::San(_) => System::San,
         }
     }
 }
@@ -203,6 +213,18 @@ pub struct SyntaxError {
 }
 
 impl SyntaxError {
+    pub(crate) fn with_span(
+        text: &str,
+        span: Range<usize>,
+        expected: Vec<&'static str>,
+    ) -> SyntaxError {
+        SyntaxError {
+            text: text.to_owned(),
+            span,
+            expected,
+        }
+    }
+
     fn new(text: &str, at: usize, expected: Vec<&'static str>) -> SyntaxError {
         let at = at.min(text.len());
         let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
@@ -260,12 +282,32 @@ impl std::error::Error for SyntaxError {}
 /// Reads one move token.
 ///
 /// # Errors
-/// If the text is not a move in Chinese, WXF or ICCS/UCCI notation.
+/// If the text is not a move in Chinese, WXF, ICCS/UCCI, UCI or SAN notation.
 pub fn parse(text: &str) -> Result<MoveText, SyntaxError> {
     if text.len() > MAX_TOKEN_BYTES || text.trim().is_empty() {
         return Err(SyntaxError::new(text, 0, Vec::new()));
     }
-    let mut pairs = MoveParser::parse(Rule::token, text).map_err(|err| from_pest(text, &err))?;
+    // SAN naming the mover by its rank (`H3d5`, `C3xd4`) would read as ICCS, whose files are of
+    // one case (`h3d5`, `H3-D5`): an upper-case letter, then a lower-case one, is SAN.
+    if text.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && text.bytes().any(|b| b.is_ascii_lowercase())
+        && let Some(san) = crate::coords::parse_san(text)
+    {
+        return Ok(MoveText::San(san));
+    }
+    let mut pairs = match MoveParser::parse(Rule::token, text) {
+        Ok(pairs) => pairs,
+        // The forms of Fairy-Stockfish and pychess, which the grammar's notations never take.
+        Err(err) => {
+            if let Some(m) = crate::coords::parse_uci(text) {
+                return Ok(MoveText::Uci(m));
+            }
+            if let Some(san) = crate::coords::parse_san(text) {
+                return Ok(MoveText::San(san));
+            }
+            return Err(from_pest(text, &err));
+        }
+    };
     let token = pairs.next().and_then(|p| p.into_inner().next());
     let Some(token) = token else {
         return Err(SyntaxError::new(text, 0, Vec::new()));

@@ -52,6 +52,34 @@ pub enum Notation {
     Iccs,
     /// UCCI, `h2e2`.
     Ucci,
+    /// UCI of Fairy-Stockfish and pychess, ranks 1–10: `h3e3`.
+    Uci,
+    /// SAN of Fairy-Stockfish and pychess, ranks 1–10: `Che3`, `Hg3`, `Rxa10+`.
+    San,
+}
+
+impl Notation {
+    /// Its name in the command line and in reports: `chinese`, `traditional`, `wxf`, `iccs`,
+    /// `ucci`, `uci`, `san`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Notation::Chinese(ChineseStyle {
+                script: Script::Traditional,
+                ..
+            }) => "traditional",
+            Notation::Chinese(_) => "chinese",
+            Notation::Wxf => "wxf",
+            Notation::Iccs => "iccs",
+            Notation::Ucci => "ucci",
+            Notation::Uci => "uci",
+            Notation::San => "san",
+        }
+    }
+
+    /// Whether it writes the points a move goes from and to (ICCS, UCCI, UCI).
+    pub const fn is_coordinates(self) -> bool {
+        matches!(self, Notation::Iccs | Notation::Ucci | Notation::Uci)
+    }
 }
 
 /// Writes `m`, a legal move of `pos`, in `notation`. (An illegal move is written as far as it
@@ -62,6 +90,8 @@ pub fn write(pos: &Position, m: Move, notation: Notation) -> String {
         Notation::Wxf => wxf(pos, m),
         Notation::Iccs => m.to_iccs(),
         Notation::Ucci => m.to_string(),
+        Notation::Uci => crate::coords::write_uci(m),
+        Notation::San => crate::coords::write_san(pos, m),
     }
 }
 

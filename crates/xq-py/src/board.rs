@@ -226,10 +226,13 @@ pub(crate) fn parse_notation_style(style: &str) -> PyResult<Notation> {
         "traditional" | "chinese-traditional" => chinese(Script::Traditional),
         "wxf" => Notation::Wxf,
         "iccs" => Notation::Iccs,
-        "ucci" | "uci" => Notation::Ucci,
+        "ucci" => Notation::Ucci,
+        // Fairy-Stockfish's and pychess's, ranks 1–10 (as `xq notation --to uci|san`).
+        "uci" => Notation::Uci,
+        "san" => Notation::San,
         _ => {
             return Err(PyValueError::new_err(format!(
-                "unknown notation `{style}`: use chinese, traditional, wxf, iccs or ucci"
+                "unknown notation `{style}`: use chinese, traditional, wxf, iccs, ucci, uci or san"
             )));
         }
     })

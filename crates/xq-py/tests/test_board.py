@@ -37,6 +37,7 @@ def test_one_move_in_every_notation():
     assert b.notation(want, "wxf") == "C2.5"
     assert b.notation(want, "iccs") == "H2-E2"
     assert b.notation(want, "ucci") == "h2e2"
+    assert b.notation(want, "uci") == "h3e3" and b.notation(want, "san") == "Che3"
     with pytest.raises(ValueError):
         b.notation(want, "nonsense")
 

@@ -394,7 +394,48 @@ fn normalise_line_starts(text: &mut String, cr_lines: bool, line_start: &mut boo
     *text = out;
 }
 
-/// Text in `encoding` as bytes (characters the encoding lacks become numeric references).
+/// The encoder of output in `encoding`: GBK proper for `Gbk` (its two-byte codes, which old
+/// software reads; GB18030's four-byte codes are for reading), Big5 for `Big5`.
+fn encoder(encoding: Encoding) -> &'static encoding_rs::Encoding {
+    match encoding {
+        Encoding::Gbk => encoding_rs::GBK,
+        other => other.decoder(),
+    }
+}
+
+/// The first character of `text` that `encoding` cannot hold, with its byte offset in `text`
+/// (`None` when it holds them all; the UTF encodings hold every character). [`encode`] would
+/// write such a character as a numeric reference (`&#39532;`), which changes the text: writers
+/// check with this first.
+pub fn unencodable(text: &str, encoding: Encoding) -> Option<(usize, char)> {
+    if matches!(
+        encoding,
+        Encoding::Utf8 | Encoding::Utf16Le | Encoding::Utf16Be
+    ) {
+        return None;
+    }
+    let mut encoder = encoder(encoding).new_encoder();
+    let mut rest = text;
+    let mut offset = 0;
+    let mut buffer = [0u8; 4096];
+    loop {
+        let (result, read, _) =
+            encoder.encode_from_utf8_without_replacement(rest, &mut buffer, true);
+        match result {
+            encoding_rs::EncoderResult::InputEmpty => return None,
+            encoding_rs::EncoderResult::OutputFull => {
+                offset += read;
+                rest = &rest[read..];
+            }
+            encoding_rs::EncoderResult::Unmappable(c) => {
+                return Some((offset + read - c.len_utf8(), c));
+            }
+        }
+    }
+}
+
+/// Text in `encoding` as bytes (characters the encoding lacks become numeric references: see
+/// [`unencodable`]).
 pub fn encode(text: &str, encoding: Encoding) -> Cow<'_, [u8]> {
     match encoding {
         Encoding::Utf8 => Cow::Borrowed(text.as_bytes()),
@@ -412,7 +453,7 @@ pub fn encode(text: &str, encoding: Encoding) -> Cow<'_, [u8]> {
             Cow::Owned(out)
         }
         other => {
-            let (bytes, _, _) = other.decoder().encode(text);
+            let (bytes, _, _) = encoder(other).encode(text);
             bytes
         }
     }
@@ -421,6 +462,23 @@ pub fn encode(text: &str, encoding: Encoding) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_what_an_encoding_cannot_hold() {
+        // Big5 holds traditional characters and full-width digits, not simplified ones.
+        assert_eq!(unencodable("1. 炮二平五 馬８進７", Encoding::Big5), None);
+        assert_eq!(
+            unencodable("1. 炮二平五 马８进７", Encoding::Big5),
+            Some((16, '马'))
+        );
+        assert_eq!(unencodable("1. 炮二平五 马８进７", Encoding::Gbk), None);
+        // GBK proper (not GB18030's four-byte codes): no emoji, no CJK extension B.
+        assert_eq!(unencodable("ok 𠀀", Encoding::Gbk), Some((3, '𠀀')));
+        assert_eq!(unencodable("ok 𠀀", Encoding::Utf8), None);
+        // Past the encoder's first buffer.
+        let long = format!("{}马", "車".repeat(3000));
+        assert_eq!(unencodable(&long, Encoding::Big5), Some((9000, '马')));
+    }
 
     #[test]
     fn tells_gbk_from_big5() {

@@ -110,6 +110,15 @@ const PLACEHOLDERS: &[&str] = &[
 /// # Errors
 /// Why the start position cannot be played.
 pub fn recover(game: &Game, reader: &mut Reader) -> Result<Recovered, BadStart> {
+    // Coordinates read with the game's ranks (ICCS's 0–9 or UCI's 1–10), as replaying does.
+    let ranks = crate::replay::game_ranks(game, reader);
+    let previous = reader.set_ranks(ranks);
+    let recovered = recover_with(game, reader);
+    reader.set_ranks(previous);
+    recovered
+}
+
+fn recover_with(game: &Game, reader: &mut Reader) -> Result<Recovered, BadStart> {
     let (mut start, _) = start_position(game)?;
     let line = &game.moves;
     // The side to move from the first move, as replay does.

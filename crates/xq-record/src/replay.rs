@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 use xq_core::{Color, EndReason, Move, Position};
-use xq_notation::{NotationError, Reader};
+use xq_notation::{MoveText, NotationError, Ranks, Reader};
 
 use crate::game::{Game, Node, Outcome};
 
@@ -87,6 +87,9 @@ pub struct Replay {
     /// The side to move was taken from the first move, not the FEN.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub side_from_first_move: bool,
+    /// The coordinate moves were read as UCI's, ranks 1–10 (see [`coordinate_ranks`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub uci: bool,
 }
 
 impl Replay {
@@ -141,7 +144,88 @@ pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), BadStart> 
 }
 
 /// Replays every line of `game`, filling in the coordinates of text moves that resolve.
+///
+/// Coordinate moves (`h2e2`) are ICCS's, ranks 0–9, or UCI's of Fairy-Stockfish, ranks 1–10:
+/// decided once for the whole game (see [`coordinate_ranks`]), never move by move.
 pub fn replay(game: &mut Game, reader: &mut Reader) -> Replay {
+    let previous = reader.set_ranks(Ranks::Iccs);
+    let mut report = replay_with(game, reader);
+    if !report.errors.is_empty() {
+        let ranks = coordinate_ranks(&game.moves, reader);
+        if ranks != Some(Ranks::Iccs) && ranks != Some(Ranks::Auto) {
+            let mut uci = game.clone();
+            forget_text_moves(&mut uci.moves);
+            reader.set_ranks(Ranks::Uci);
+            let uci_report = replay_with(&mut uci, reader);
+            let further = (uci_report.plies, std::cmp::Reverse(uci_report.errors.len()))
+                > (report.plies, std::cmp::Reverse(report.errors.len()));
+            if ranks == Some(Ranks::Uci) || further {
+                *game = uci;
+                report = uci_report;
+                report.uci = true;
+            }
+        }
+    }
+    reader.set_ranks(previous);
+    report
+}
+
+/// What the coordinate moves of a game (every line) say of their ranks: `Uci` when one has a
+/// rank 10 (only UCI counts 1–10), `Iccs` when one has a rank 0 (only ICCS counts 0–9), `None`
+/// when they could be either, `Auto` when the game has none. [`replay`] reads a game as ICCS,
+/// and as UCI when this says `Uci`, or says `None` and UCI replays the main line further than
+/// ICCS (then ICCS had failed: no UCI game starts with legal ICCS moves for long).
+pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
+    fn visit(line: &[Node], reader: &mut Reader, found: &mut (bool, bool, bool)) {
+        for node in line {
+            match node.text.as_deref().map(|t| reader.parse(t)) {
+                Some(Ok(MoveText::Uci(_))) => found.0 = true,
+                Some(Ok(MoveText::Coordinate(m))) => {
+                    found.2 = true;
+                    if m.from.rank().index() == 0 || m.to.rank().index() == 0 {
+                        found.1 = true;
+                    }
+                }
+                _ => {}
+            }
+            for v in &node.variations {
+                visit(v, reader, found);
+            }
+        }
+    }
+    // (a rank 10, a rank 0, a coordinate move)
+    let mut found = (false, false, false);
+    visit(line, reader, &mut found);
+    match found {
+        (true, _, _) => Some(Ranks::Uci),
+        (false, true, _) => Some(Ranks::Iccs),
+        (false, false, true) => None,
+        (false, false, false) => Some(Ranks::Auto),
+    }
+}
+
+/// The ranks `game`'s coordinate moves are read with, as [`replay`] decides them.
+pub fn game_ranks(game: &Game, reader: &mut Reader) -> Ranks {
+    let previous = reader.ranks();
+    let uci = coordinate_ranks(&game.moves, reader) != Some(Ranks::Auto)
+        && replay(&mut game.clone(), reader).uci;
+    reader.set_ranks(previous);
+    if uci { Ranks::Uci } else { Ranks::Iccs }
+}
+
+/// Clears the coordinates found for text moves (to replay them read another way).
+fn forget_text_moves(line: &mut [Node]) {
+    for node in line {
+        if node.text.is_some() {
+            node.m = None;
+        }
+        for v in &mut node.variations {
+            forget_text_moves(v);
+        }
+    }
+}
+
+fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
     let mut report = Replay::default();
     let (mut start, implausible) = match start_position(game) {
         Ok(found) => found,
@@ -206,7 +290,7 @@ fn resolve(
     };
     // Said in the rules' own words, as for a move written in coordinates (what stops the
     // piece, which pieces would attack the king).
-    xq_notation::MoveText::Coordinate(m)
+    MoveText::Coordinate(m)
         .resolve(pos, xq_notation::Mode::Lenient)
         .map_err(|err| {
             match err.kind() {

@@ -182,7 +182,8 @@ pub(crate) fn pgn_game(game: &Game, notation: Notation) -> String {
     match notation {
         Notation::Wxf => out.push_str("[Format \"WXF\"]\n"),
         Notation::Iccs | Notation::Ucci => out.push_str("[Format \"ICCS\"]\n"),
-        Notation::Chinese(_) => {}
+        // xqbase's tag knows Chinese, WXF and ICCS only; readers tell UCI and SAN by their moves.
+        Notation::Chinese(_) | Notation::Uci | Notation::San => {}
     }
     out.push('\n');
     if let Some(c) = &game.comment {

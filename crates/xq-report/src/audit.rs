@@ -11,7 +11,11 @@ use xq_arbiter::{
 use xq_core::Color;
 use xq_notation::{ChineseStyle, Notation, write};
 
-use crate::{Line, json::pick, ruling::side_words};
+use crate::{
+    Line,
+    json::pick,
+    ruling::{side_words, written, written_label},
+};
 
 /// The 60-round audits of a line, one per claimant.
 #[derive(Clone, Debug)]
@@ -20,6 +24,8 @@ pub struct LimitAudit {
     pub audits: Vec<Audit>,
     /// Each move of the line in Chinese notation (index `ply - 1`).
     pub chinese: Vec<String>,
+    /// Each move in the notation asked for ([`LimitAudit::with_notation`]), with it.
+    pub written: Option<(Notation, Vec<String>)>,
 }
 
 impl LimitAudit {
@@ -36,7 +42,22 @@ impl LimitAudit {
                 .zip(&line.moves)
                 .map(|(pos, &m)| write(pos, m, Notation::Chinese(ChineseStyle::default())))
                 .collect(),
+            written: None,
         }
+    }
+
+    /// The audit with the moves of `line` (the line it was made from) written in `notation` as
+    /// well (`xq limit --notation`): the text shows them so, the JSON adds each row's
+    /// `written`, the CSV a last column `written`.
+    #[must_use]
+    pub fn with_notation(mut self, line: &Line, notation: Notation) -> LimitAudit {
+        self.written = Some((notation, written(&line.start, &line.moves, notation)));
+        self
+    }
+
+    fn written(&self, row: &AuditRow) -> Option<&str> {
+        let (_, all) = self.written.as_ref()?;
+        all.get(row.ply - 1).map(String::as_str)
     }
 
     fn chinese(&self, row: &AuditRow) -> &str {
@@ -60,6 +81,8 @@ impl LimitAudit {
             #[serde(flatten)]
             row: &'a AuditRow,
             chinese: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            written: Option<&'a str>,
         }
         /// The rows of one audit, serialized lazily.
         struct Rows<'a> {
@@ -71,6 +94,7 @@ impl LimitAudit {
                 s.collect_seq(self.rows.iter().map(|row| RowJson {
                     row,
                     chinese: self.audit.chinese(row),
+                    written: self.audit.written(row),
                 }))
             }
         }
@@ -128,7 +152,8 @@ impl LimitAudit {
     /// Every row of every audit as CSV, with a header line.
     pub fn to_csv(&self) -> Result<String, csv::Error> {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record([
+        let written = self.written.is_some();
+        let mut head = vec![
             "claimant",
             "ply",
             "round",
@@ -140,22 +165,30 @@ impl LimitAudit {
             "check_number",
             "counted",
             "count",
-        ])?;
+        ];
+        if written {
+            head.push("written");
+        }
+        w.write_record(&head)?;
         for a in &self.audits {
             for row in &a.rows {
-                w.write_record([
-                    a.claimant.name(),
-                    &row.ply.to_string(),
-                    &row.round.to_string(),
-                    row.side.name(),
-                    &row.m.to_string(),
-                    self.chinese(row),
-                    &row.capture.to_string(),
-                    &row.check.to_string(),
-                    &row.check_number.map(|n| n.to_string()).unwrap_or_default(),
-                    &row.counted.to_string(),
-                    &row.count.to_string(),
-                ])?;
+                let mut record: Vec<String> = vec![
+                    a.claimant.name().to_owned(),
+                    row.ply.to_string(),
+                    row.round.to_string(),
+                    row.side.name().to_owned(),
+                    row.m.to_string(),
+                    self.chinese(row).to_owned(),
+                    row.capture.to_string(),
+                    row.check.to_string(),
+                    row.check_number.map(|n| n.to_string()).unwrap_or_default(),
+                    row.counted.to_string(),
+                    row.count.to_string(),
+                ];
+                if written {
+                    record.push(self.written(row).unwrap_or_default().to_owned());
+                }
+                w.write_record(&record)?;
             }
         }
         let bytes = w
@@ -211,7 +244,10 @@ impl LimitAudit {
             )?;
         }
         for row in &a.rows {
-            let mv = format!("{} {}", self.chinese(row), row.m);
+            let mv = match (&self.written, self.written(row)) {
+                (Some((n, _)), Some(w)) => written_label(*n, w, self.chinese(row), row.m),
+                _ => format!("{} {}", self.chinese(row), row.m),
+            };
             let capture = match (row.capture, zh) {
                 (true, true) => "吃子，重新计数",
                 (true, false) => "capture: restart",

@@ -170,11 +170,7 @@ pub(crate) fn write_report(r: &Report, lang: Lang, out: &mut String) {
             out,
             "<section class=\"move\"><div class=\"head\"><span>{}. {side} {}</span><span class=\"nature\">{}</span></div>{}<p>{}</p></section>",
             m.ply,
-            escape(&if zh {
-                format!("{} {}", m.chinese, m.classified.m)
-            } else {
-                format!("{} ({}) {}", m.wxf, m.chinese, m.classified.m)
-            }),
+            escape(&m.label(lang)),
             m.classified.nature.chinese(),
             board_svg(after.board(), &options),
             escape(m.explanation.get(lang))

@@ -7,6 +7,7 @@ use xq_arbiter::{
     limit::LimitReport,
     procedure::{Decision, EndKind, SelfKill},
 };
+use xq_notation::Notation;
 use xq_record::recover::Gap;
 
 use crate::{Report, ruling::SidePattern};
@@ -31,6 +32,9 @@ pub(crate) struct ReportJson<'a> {
     end: EndJson<'a>,
     /// The game (record tags), the start position and the report's origin.
     about: AboutJson<'a>,
+    /// The notation of the moves' `written` (`--notation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notation: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -102,6 +106,9 @@ struct MoveJson<'a> {
     iccs: String,
     chinese: &'a str,
     wxf: &'a str,
+    /// The move in the notation asked for (`--notation`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    written: Option<&'a str>,
     kind: &'static str,
     reason: serde_json::Value,
     explanation: &'a str,
@@ -140,6 +147,7 @@ impl<'a> ReportJson<'a> {
                         iccs: c.m.to_string(),
                         chinese: &m.chinese,
                         wxf: &m.wxf,
+                        written: m.written.as_ref().map(|(_, w)| w.as_str()),
                         kind: c.nature.chinese(),
                         // Through a `Value`, so the reason's keys come out sorted as they
                         // always have.
@@ -178,6 +186,7 @@ impl<'a> ReportJson<'a> {
                 xq_version: r.about.version,
                 made: r.about.made.as_deref(),
             },
+            notation: r.notation.map(Notation::name),
         }
     }
 }

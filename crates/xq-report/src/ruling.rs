@@ -5,7 +5,7 @@ use xq_arbiter::{
     limit::LimitReport,
     procedure::{Admissibility, GameEnd, OpeningRule, SelfKill, admissibility, game_end},
 };
-use xq_core::{Color, Position};
+use xq_core::{Color, Move, Position};
 use xq_notation::{ChineseStyle, Notation, write};
 use xq_record::recover::Gap;
 
@@ -74,6 +74,8 @@ pub struct Report {
     pub start: Position,
     /// What the report is about and where it comes from.
     pub about: About,
+    /// The notation moves are written in, when asked for ([`Report::with_notation`]).
+    pub notation: Option<Notation>,
 }
 
 /// The game a report is about (from the record's tags), the start position, and the report's
@@ -206,6 +208,8 @@ pub struct ReportMove {
     pub chinese: String,
     /// The move in WXF notation (C2.5), for reports in English.
     pub wxf: String,
+    /// The move in the notation asked for ([`Report::with_notation`]), with that notation.
+    pub written: Option<(Notation, String)>,
     /// Why it is what it is, in words.
     pub explanation: Words,
 }
@@ -222,7 +226,57 @@ pub struct RecordFacts {
     pub unread: usize,
 }
 
+impl ReportMove {
+    /// The move as reports show it: in the notation asked for ([`Report::with_notation`]),
+    /// else in Chinese (`lang` Chinese) or WXF (English); the Chinese follows in brackets when
+    /// the notation is another, and the ICCS coordinates unless the notation writes points
+    /// itself: `炮二平五 h2e2`, `C2.5 (炮二平五) h2e2`, `h3e3 (炮二平五)`.
+    pub fn label(&self, lang: Lang) -> String {
+        let m = self.classified.m;
+        match &self.written {
+            None if lang == Lang::Chinese => format!("{} {m}", self.chinese),
+            None => format!("{} ({}) {m}", self.wxf, self.chinese),
+            Some((n, w)) => written_label(*n, w, &self.chinese, m),
+        }
+    }
+}
+
+/// A move written `w` in `notation`, as reports show it: the Chinese in brackets after any
+/// other notation, the ICCS coordinates after any notation that does not write points.
+pub(crate) fn written_label(notation: Notation, w: &str, chinese: &str, m: Move) -> String {
+    match notation {
+        Notation::Chinese(_) => format!("{w} {m}"),
+        n if n.is_coordinates() => format!("{w} ({chinese})"),
+        _ => format!("{w} ({chinese}) {m}"),
+    }
+}
+
+/// Every move of a line written in `notation`, from its start.
+pub(crate) fn written(start: &Position, moves: &[Move], notation: Notation) -> Vec<String> {
+    let mut pos = start.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let w = write(&pos, m, notation);
+            pos.play_unchecked(m);
+            w
+        })
+        .collect()
+}
+
 impl Report {
+    /// The report with its moves written in `notation` as well (`xq judge --notation`): the
+    /// text and HTML show them so (see [`ReportMove::label`]), the JSON adds `notation` and each
+    /// move's `written`.
+    #[must_use]
+    pub fn with_notation(mut self, notation: Notation) -> Report {
+        self.notation = Some(notation);
+        for m in &mut self.moves {
+            m.written = Some((notation, write(&m.before, m.classified.m, notation)));
+        }
+        self
+    }
+
     /// Judges `line` with `options` and builds its report.
     pub fn judge(line: &Line, options: JudgeOptions) -> Report {
         Report::new(&xq_arbiter::judge(&line.start, &line.moves, options), line)
@@ -282,6 +336,7 @@ impl Report {
                         Notation::Chinese(ChineseStyle::default()),
                     ),
                     wxf: write(&m.before, m.classified.m, Notation::Wxf),
+                    written: None,
                     explanation: Words::new(
                         explain(&m.before, &m.classified, Lang::Chinese),
                         explain(&m.before, &m.classified, Lang::English),
@@ -299,6 +354,7 @@ impl Report {
             self_kill: line.self_kill,
             start: line.start.clone(),
             about: About::of(line),
+            notation: None,
         }
     }
 

@@ -64,6 +64,15 @@ impl Scan {
         Scan { entries }
     }
 
+    /// Every report with its moves written in `notation` as well ([`Report::with_notation`]).
+    #[must_use]
+    pub fn with_notation(mut self, notation: xq_notation::Notation) -> Scan {
+        for e in &mut self.entries {
+            e.report = e.report.clone().with_notation(notation);
+        }
+        self
+    }
+
     /// Every report stamped with the time it was made ([`Report::stamped`]).
     #[must_use]
     pub fn stamped(mut self, unix_seconds: i64) -> Scan {

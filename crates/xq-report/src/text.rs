@@ -66,16 +66,14 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
         if zh {
             writeln!(
                 out,
-                "{:>3}. {side} {} {}  {}  {}",
+                "{:>3}. {side} {}  {}  {}",
                 m.ply,
-                m.chinese,
-                m.classified.m,
+                m.label(lang),
                 m.classified.nature.chinese(),
                 m.explanation.get(lang)
             )?;
         } else {
-            // In English: WXF first, the Chinese in brackets; the nature in words, unless the
-            // explanation starts with it.
+            // In English: the nature in words, unless the explanation starts with it.
             let explanation = m.explanation.get(lang);
             let nature = m.classified.nature.name();
             let label = if explanation.starts_with(&format!("{nature}:")) {
@@ -85,8 +83,9 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
             };
             writeln!(
                 out,
-                "{:>3}. {side} {} ({}) {}  {label}{explanation}",
-                m.ply, m.wxf, m.chinese, m.classified.m,
+                "{:>3}. {side} {}  {label}{explanation}",
+                m.ply,
+                m.label(lang),
             )?;
         }
     }

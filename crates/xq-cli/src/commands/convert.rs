@@ -13,10 +13,13 @@ use std::{
     fs,
     io::{self, Write},
     path::{Path, PathBuf},
+    sync::Mutex,
 };
 
+use rayon::prelude::*;
+
 use xq_core::text::{visible, visible_path};
-use xq_notation::{ChineseStyle, Mode, Notation, Reader, Script};
+use xq_notation::{ChineseStyle, Mode, Reader};
 use xq_record::{
     Encoding, Game, GameStream, ReadErrorKind, replay,
     write::{self, PgnOptions, Written},
@@ -29,7 +32,7 @@ use super::{
 };
 use crate::{
     CliError, ExitStatus,
-    args::{ConvertArgs, DatasetFormat, OutEncoding, RecordNotation, TargetFormat, XqfFlavour},
+    args::{ConvertArgs, DatasetFormat, OutEncoding, TargetFormat, XqfFlavour},
 };
 
 pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -58,40 +61,79 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
     for s in &skipped {
         writeln!(out, "{}: skipped: {}", s.display, s.why)?;
     }
-    // A device, FIFO or `-` takes every output, one after the other, as a stream.
+    // A device, FIFO or `-` is written to as a stream, never replaced.
     let stream = args.out.as_os_str() == "-"
         || fs::metadata(&args.out).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    // A directory target: an existing directory, or a name ending in `/`.
     let to_dir = !stream
         && (args.out.is_dir()
             || args
                 .out
                 .as_os_str()
                 .to_string_lossy()
-                .ends_with(std::path::MAIN_SEPARATOR)
-            || files.len() > 1
-            || files.iter().any(|f| f.found));
+                .ends_with(std::path::MAIN_SEPARATOR));
+    // Otherwise several inputs (or a directory's files) go into the one file or stream.
+    let merged = !to_dir && (files.len() > 1 || files.iter().any(|f| f.found));
+    if merged && args.to == TargetFormat::Xqf {
+        return Err(CliError::Usage(format!(
+            "--to xqf: an XQF file holds one game, so {} inputs cannot go into {}: give a directory to -o (an existing one, or a name ending in /)",
+            files.len(),
+            visible_path(&args.out)
+        )));
+    }
     if to_dir {
         fs::create_dir_all(&args.out).map_err(|source| CliError::Io {
             context: format!("cannot create {}", visible_path(&args.out)),
             source,
         })?;
     }
-    let targets = if to_dir {
-        plan_targets(&files, &args.out, extension(args.to))
-    } else {
-        vec![args.out.clone(); files.len()]
-    };
     let mut run = Run {
         inputs: files
             .iter()
             .filter_map(|f| Some((file_id(&f.path)?, f.display.clone())))
             .collect(),
-        written: HashMap::new(),
+        written: Mutex::new(HashMap::new()),
+        planned: HashMap::new(),
         stream,
     };
-    for (input, target) in files.iter().zip(targets) {
-        let done = convert_one(args, input, target, to_dir, &mut run, out)?;
-        status = worse(status, done);
+    if merged {
+        status = worse(status, convert_merged(args, &files, &run, out)?);
+    } else {
+        let targets = if to_dir {
+            plan_targets(&files, &args.out, extension(args.to))
+        } else {
+            vec![args.out.clone(); files.len()]
+        };
+        if to_dir {
+            run.planned = targets
+                .iter()
+                .zip(&files)
+                .map(|(t, f)| (t.clone(), f.display.clone()))
+                .collect();
+        }
+        let pool = super::thread_pool(args.jobs)?;
+        let jobs: Vec<(&Input, PathBuf)> = files.iter().zip(targets).collect();
+        // Files are converted in parallel a batch at a time, each to its own output; what each
+        // says is kept and said in the order of the inputs, so the messages are the same for
+        // any number of threads.
+        let convert = |(input, target): &(&Input, PathBuf)| {
+            let mut said = Vec::new();
+            let done = convert_one(args, input, target.clone(), to_dir, &run, &mut said);
+            (said, done)
+        };
+        for batch in jobs.chunks(FILES_AT_ONCE) {
+            // A stream (standard output, whose lock the caller may hold) is written on this
+            // thread.
+            let said: Vec<(Vec<u8>, Result<ExitStatus, CliError>)> = if stream {
+                batch.iter().map(convert).collect()
+            } else {
+                pool.install(|| batch.par_iter().map(convert).collect())
+            };
+            for (said, done) in said {
+                out.write_all(&said)?;
+                status = worse(status, done?);
+            }
+        }
     }
     if files.is_empty() && missing.is_empty() && skipped.is_empty() {
         return Err(CliError::Invalid(
@@ -101,12 +143,44 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
     Ok(status)
 }
 
+/// Writes every input into the one output `args.out` (a file target with several inputs): one
+/// multi-game file, written atomically; a line per input, then one for the output.
+fn convert_merged(
+    args: &ConvertArgs,
+    files: &[Input],
+    run: &Run,
+    out: &mut dyn Write,
+) -> Result<ExitStatus, CliError> {
+    let mut status = ExitStatus::Success;
+    let name = match files.len() {
+        1 => "1 input".to_owned(),
+        n => format!("{n} inputs"),
+    };
+    let replace = if args.force {
+        Replace::Yes
+    } else {
+        Replace::No
+    };
+    let Some(output) = open_target(args, &name, &args.out, replace, run, &mut status, out)? else {
+        return Ok(status);
+    };
+    let mut sink = Sink::new(output);
+    for input in files {
+        status = worse(status, convert_into(args, input, &mut sink, out)?);
+    }
+    sink.close(args, &name, &args.out, run, &mut status, out)?;
+    Ok(status)
+}
+
 /// What a run knows across its inputs.
 struct Run {
     /// Every input file (by identity), with its name for reports: never replaced by an output.
     inputs: HashMap<FileId, String>,
     /// The outputs written so far, with the input each came from.
-    written: HashMap<PathBuf, String>,
+    written: Mutex<HashMap<PathBuf, String>>,
+    /// The output planned for each input in a directory, with the input: another input's
+    /// output (`a-001.xqf`, game 1 of `a.pgn`) never takes its name, whichever is done first.
+    planned: HashMap<PathBuf, String>,
     /// Whether the outputs go to one stream (then they follow each other).
     stream: bool,
 }
@@ -184,18 +258,6 @@ fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
     if rank(b) > rank(a) { b } else { a }
 }
 
-pub(crate) fn notation(n: RecordNotation) -> Notation {
-    match n {
-        RecordNotation::Chinese => Notation::Chinese(ChineseStyle::default()),
-        RecordNotation::Traditional => Notation::Chinese(ChineseStyle {
-            script: Script::Traditional,
-            ..ChineseStyle::default()
-        }),
-        RecordNotation::Wxf => Notation::Wxf,
-        RecordNotation::Iccs => Notation::Iccs,
-    }
-}
-
 const fn extension(to: TargetFormat) -> &'static str {
     match to {
         TargetFormat::Pgn => "pgn",
@@ -208,6 +270,9 @@ const fn extension(to: TargetFormat) -> &'static str {
         TargetFormat::Parquet => "parquet",
     }
 }
+
+/// Input files converted at once (in parallel) before what they say is written out.
+const FILES_AT_ONCE: usize = 64;
 
 /// Games converted together: memory holds a batch, whatever the input's size.
 const BATCH: usize = 256;
@@ -308,23 +373,20 @@ fn merge_dropped(all: &mut Vec<String>, batch: Vec<String>, first: usize) {
     }
 }
 
-/// Converts one input file to `target`; says on `out` what it did. Games are read, converted and
-/// written a batch at a time, so memory does not grow with the input.
-fn convert_one(
+/// An input opened for reading its games, with its first game; or the status to give when it
+/// gives none (said on `out`).
+fn open_input<'a>(
     args: &ConvertArgs,
-    input: &Input,
-    target: PathBuf,
-    to_dir: bool,
-    run: &mut Run,
+    input: &'a Input,
     out: &mut dyn Write,
-) -> Result<ExitStatus, CliError> {
+) -> Result<Result<Opened<'a>, ExitStatus>, CliError> {
     let name = &input.display;
     // The same reader as `validate`: the same games, encoding and errors.
     let stream = match GameStream::open(&input.path, args.input.options()) {
         Ok(stream) => stream,
         Err(e) if e.kind == ReadErrorKind::Io => {
             writeln!(out, "{name}: cannot read it: {}", visible(&e.message))?;
-            return Ok(ExitStatus::Io);
+            return Ok(Err(ExitStatus::Io));
         }
         Err(e) if input.may_not_be_a_record() => {
             writeln!(
@@ -332,7 +394,7 @@ fn convert_one(
                 "{name}: skipped: not a game record ({})",
                 visible(&e.message)
             )?;
-            return Ok(ExitStatus::Success);
+            return Ok(Err(ExitStatus::Success));
         }
         Err(e) => {
             writeln!(out, "{name}: cannot be read: {}", visible(&e.to_string()))?;
@@ -341,7 +403,7 @@ fn convert_one(
             {
                 writeln!(out, "{shown}")?;
             }
-            return Ok(ExitStatus::Invalid);
+            return Ok(Err(ExitStatus::Invalid));
         }
     };
     let not_games = stream.not_games().len();
@@ -356,8 +418,104 @@ fn convert_one(
     let Some(first) = games.next_game() else {
         writeln!(out, "{name}: no game to write")?;
         say_notes(&games.notes, out)?;
-        return Ok(worse(games.status, ExitStatus::Invalid));
+        return Ok(Err(worse(games.status, ExitStatus::Invalid)));
     };
+    Ok(Ok(Opened {
+        games,
+        not_games,
+        first,
+    }))
+}
+
+/// An input being read: its games, how many library entries are not games, its first game.
+struct Opened<'a> {
+    games: Games<'a>,
+    not_games: usize,
+    first: (usize, Game),
+}
+
+/// Says what was noted on an input (games not read or not written, library entries that are not
+/// games); gives the input's status.
+fn finish_input(
+    mut games: Games<'_>,
+    not_games: usize,
+    out: &mut dyn Write,
+) -> Result<ExitStatus, CliError> {
+    if not_games > 0 {
+        games.notes.push((
+            format!(
+                "{not_games} library entries that are not games (section titles) are not written"
+            ),
+            None,
+        ));
+    }
+    say_notes(&games.notes, out)?;
+    Ok(games.status)
+}
+
+/// Reads `input` and hands its games, from the first, to `convert`; then says what was noted on
+/// it. Gives the worse of both statuses.
+fn with_input(
+    args: &ConvertArgs,
+    input: &Input,
+    out: &mut dyn Write,
+    convert: impl FnOnce(&mut Games<'_>, (usize, Game), &mut dyn Write) -> Result<ExitStatus, CliError>,
+) -> Result<ExitStatus, CliError> {
+    let Opened {
+        mut games,
+        not_games,
+        first,
+    } = match open_input(args, input, out)? {
+        Ok(opened) => opened,
+        Err(status) => return Ok(status),
+    };
+    let status = convert(&mut games, first, out)?;
+    Ok(worse(status, finish_input(games, not_games, out)?))
+}
+
+/// Adds the games of `input` to the one output of a run (a file target with several inputs);
+/// says how many it gave.
+fn convert_into(
+    args: &ConvertArgs,
+    input: &Input,
+    sink: &mut Sink,
+    out: &mut dyn Write,
+) -> Result<ExitStatus, CliError> {
+    with_input(args, input, out, |games, first, out| {
+        let n = sink.write_input(args, games, first);
+        let games_word = if n == 1 { "game" } else { "games" };
+        writeln!(out, "{}: {n} {games_word}", input.display)?;
+        Ok(ExitStatus::Success)
+    })
+}
+
+/// Converts one input file to `target`; says on `out` what it did. Games are read, converted and
+/// written a batch at a time, so memory does not grow with the input.
+fn convert_one(
+    args: &ConvertArgs,
+    input: &Input,
+    target: PathBuf,
+    to_dir: bool,
+    run: &Run,
+    out: &mut dyn Write,
+) -> Result<ExitStatus, CliError> {
+    with_input(args, input, out, |games, first, out| {
+        convert_games(args, &input.display, games, first, target, to_dir, run, out)
+    })
+}
+
+/// Writes the games of one input to `target` (numbered XQF files in a directory).
+#[allow(clippy::too_many_arguments)]
+fn convert_games(
+    args: &ConvertArgs,
+    name: &str,
+    games: &mut Games<'_>,
+    first: (usize, Game),
+    target: PathBuf,
+    to_dir: bool,
+    run: &Run,
+    out: &mut dyn Write,
+) -> Result<ExitStatus, CliError> {
     let mut status = ExitStatus::Success;
     let replace = if args.force {
         Replace::Yes
@@ -410,85 +568,196 @@ fn convert_one(
             next = after.take();
             after = games.next_game();
         }
-    } else if let Some(mut output) =
-        open_target(args, name, &target, replace, run, &mut status, out)?
-    {
-        let encoding = match args.out_encoding {
-            OutEncoding::Utf8 => Encoding::Utf8,
-            OutEncoding::Gbk => Encoding::Gbk,
-        };
-        let notation = notation(args.notation);
-        let mut dropped = Vec::new();
-        let mut count = 0;
+    } else if let Some(output) = open_target(args, name, &target, replace, run, &mut status, out)? {
+        let mut sink = Sink::new(output);
+        sink.write_input(args, games, first);
+        sink.close(args, name, &target, run, &mut status, out)?;
+    }
+    Ok(status)
+}
+
+/// One output being written: games are added a batch at a time, from one input or (a file
+/// target with several inputs) from every input in turn.
+struct Sink {
+    output: Output,
+    /// Games written so far.
+    count: usize,
+    /// What the target format could not hold, merged over the batches.
+    dropped: Vec<String>,
+    /// How writing has gone (the first error stops it).
+    wrote: io::Result<()>,
+}
+
+impl Sink {
+    fn new(output: Output) -> Sink {
+        Sink {
+            output,
+            count: 0,
+            dropped: Vec::new(),
+            wrote: Ok(()),
+        }
+    }
+
+    /// Writes `first` and the rest of `games`, a batch at a time (memory holds a batch whatever
+    /// the input's size). A game holding a character the output's encoding cannot hold is not
+    /// written: noted with the character and where it stands. Gives the games written.
+    fn write_input(
+        &mut self,
+        args: &ConvertArgs,
+        games: &mut Games<'_>,
+        first: (usize, Game),
+    ) -> usize {
+        let encoding = out_encoding(args);
+        let notation = args.notation.notation(ChineseStyle::default());
+        let before = self.count;
         let mut pending = Some(first);
-        let mut wrote = Ok(());
         while let Some(first_of_batch) = pending.take() {
-            let mut batch = vec![first_of_batch.1];
+            if self.wrote.is_err() {
+                break;
+            }
+            let mut batch = vec![first_of_batch];
             while batch.len() < BATCH {
                 match games.next_game() {
-                    Some((_, g)) => batch.push(g),
+                    Some(g) => batch.push(g),
                     None => break,
                 }
             }
-            let w = match args.to {
-                TargetFormat::Pgn => write::write_pgn(&batch, PgnOptions { notation, encoding }),
-                TargetFormat::Dhtmlxq => recode(write::write_dhtmlxq(&batch), encoding),
-                TargetFormat::Csv => {
-                    recode(write::write_csv_part(&batch, count, count == 0), encoding)
-                }
-                TargetFormat::Txt => recode(write::write_txt(&batch, notation), encoding),
-                TargetFormat::Json
-                | TargetFormat::Xqf
-                | TargetFormat::Jsonl
-                | TargetFormat::Parquet => {
-                    let mut text = String::new();
-                    if count == 0 {
-                        text.push_str(xq_record::json::JSON_HEAD);
-                    }
-                    for (i, g) in batch.iter().enumerate() {
-                        text.push_str(&xq_record::json::json_game(g, count + i == 0));
-                    }
-                    Written {
-                        bytes: text.into_bytes(),
-                        dropped: Vec::new(),
-                    }
-                }
-            };
-            merge_dropped(&mut dropped, w.dropped, count);
-            count += batch.len();
-            wrote = output.write_all(&w.bytes);
-            if wrote.is_err() {
-                break;
+            let batch: Vec<Game> = batch
+                .into_iter()
+                .filter_map(|(i, game)| {
+                    let Some(why) = cannot_hold(args.to, &game, notation, encoding) else {
+                        return Some(game);
+                    };
+                    games
+                        .notes
+                        .push((format!("game {i} is not written: {}", why.0), Some(why.1)));
+                    games.status = worse(games.status, ExitStatus::Invalid);
+                    None
+                })
+                .collect();
+            if !batch.is_empty() {
+                let w = render(args.to, &batch, self.count, notation, encoding);
+                merge_dropped(&mut self.dropped, w.dropped, self.count);
+                self.count += batch.len();
+                self.wrote = self.output.write_all(&w.bytes);
             }
             pending = games.next_game();
         }
-        if args.to == TargetFormat::Json && wrote.is_ok() {
-            wrote = output.write_all(xq_record::json::json_tail(count > 0).as_bytes());
+        self.count - before
+    }
+
+    /// Completes the output and says what it holds.
+    fn close(
+        mut self,
+        args: &ConvertArgs,
+        name: &str,
+        target: &Path,
+        run: &Run,
+        status: &mut ExitStatus,
+        out: &mut dyn Write,
+    ) -> Result<(), CliError> {
+        if self.count == 0 {
+            // Every game was refused: no empty file in the target's place.
+            writeln!(
+                out,
+                "{name} -> {}: not written: no game could be written",
+                visible_path(target)
+            )?;
+            *status = worse(*status, ExitStatus::Invalid);
+            return Ok(());
+        }
+        if args.to == TargetFormat::Json && self.wrote.is_ok() {
+            let tail = xq_record::json::json_tail(true);
+            self.wrote = self.output.write_all(tail.as_bytes());
         }
         close_target(
             args.skip_existing,
             name,
-            &target,
-            output,
-            wrote,
-            count,
-            &dropped,
+            target,
+            self.output,
+            self.wrote,
+            self.count,
+            &self.dropped,
             run,
-            &mut status,
+            status,
             out,
-        )?;
+        )
     }
-    status = worse(status, games.status);
-    if not_games > 0 {
-        games.notes.push((
-            format!(
-                "{not_games} library entries that are not games (section titles) are not written"
-            ),
-            None,
-        ));
+}
+
+/// The encoding of text outputs asked for.
+fn out_encoding(args: &ConvertArgs) -> Encoding {
+    match args.out_encoding {
+        OutEncoding::Utf8 => Encoding::Utf8,
+        OutEncoding::Gbk => Encoding::Gbk,
+        OutEncoding::Big5 => Encoding::Big5,
     }
-    say_notes(&games.notes, out)?;
-    Ok(status)
+}
+
+/// Games `batch`, the `count`-th of the output first, in the target format and `encoding`.
+fn render(
+    to: TargetFormat,
+    batch: &[Game],
+    count: usize,
+    notation: xq_notation::Notation,
+    encoding: Encoding,
+) -> Written {
+    match to {
+        TargetFormat::Pgn => write::write_pgn(batch, PgnOptions { notation, encoding }),
+        TargetFormat::Dhtmlxq => recode(write::write_dhtmlxq(batch), encoding),
+        TargetFormat::Csv => recode(write::write_csv_part(batch, count, count == 0), encoding),
+        TargetFormat::Txt => recode(write::write_txt(batch, notation), encoding),
+        // JSON is UTF-8 (RFC 8259).
+        TargetFormat::Json | TargetFormat::Xqf | TargetFormat::Jsonl | TargetFormat::Parquet => {
+            let mut text = String::new();
+            if count == 0 {
+                text.push_str(xq_record::json::JSON_HEAD);
+            }
+            for (i, g) in batch.iter().enumerate() {
+                text.push_str(&xq_record::json::json_game(g, count + i == 0));
+            }
+            Written {
+                bytes: text.into_bytes(),
+                dropped: Vec::new(),
+            }
+        }
+    }
+}
+
+/// Why `game` cannot be written in `encoding` (a character it lacks, which the encoder would
+/// turn into a numeric reference such as `&#39532;`, changing the text), and the line of the
+/// game as written with a caret under it; `None` when it can.
+fn cannot_hold(
+    to: TargetFormat,
+    game: &Game,
+    notation: xq_notation::Notation,
+    encoding: Encoding,
+) -> Option<(String, String)> {
+    if matches!(to, TargetFormat::Json | TargetFormat::Xqf) || encoding == Encoding::Utf8 {
+        return None;
+    }
+    let w = render(to, std::slice::from_ref(game), 1, notation, Encoding::Utf8);
+    let text = String::from_utf8_lossy(&w.bytes);
+    let (at, c) = xq_record::encoding::unencodable(&text, encoding)?;
+    let snippet = xq_core::caret::Snippet::new(&text, at..at + c.len_utf8());
+    let simplified = matches!(
+        notation,
+        xq_notation::Notation::Chinese(style) if style.script == xq_notation::Script::Simplified
+    );
+    let hint = if encoding == Encoding::Big5 && simplified {
+        " (Big5 holds traditional characters: --notation traditional writes the moves in them)"
+    } else {
+        ""
+    };
+    Some((
+        format!(
+            "{} cannot hold `{c}` (U+{:04X}), in line {} of the game as written{hint}",
+            encoding.name(),
+            u32::from(c),
+            snippet.line_number
+        ),
+        format!("    {}", snippet.render("here").replace('\n', "\n    ")),
+    ))
 }
 
 /// The notes on an input, each with the line it points at (already shown safely).
@@ -523,7 +792,21 @@ fn open_target(
         *status = worse(*status, ExitStatus::Invalid);
         return Ok(None);
     }
-    if let Some(from) = run.written.get(path).filter(|_| !run.stream) {
+    if let Some(owner) = run.planned.get(path).filter(|owner| owner.as_str() != name) {
+        writeln!(
+            out,
+            "{name} -> {shown}: not written: that is the output of {owner} in this run"
+        )?;
+        *status = worse(*status, ExitStatus::Invalid);
+        return Ok(None);
+    }
+    let written = run
+        .written
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(path)
+        .cloned();
+    if let Some(from) = written.filter(|_| !run.stream) {
         writeln!(
             out,
             "{name} -> {shown}: not written: this run wrote it from {from}"
@@ -580,7 +863,7 @@ fn close_target(
     wrote: io::Result<()>,
     count: usize,
     dropped: &[String],
-    run: &mut Run,
+    run: &Run,
     status: &mut ExitStatus,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -588,7 +871,10 @@ fn close_target(
     let finished = wrote.and_then(|()| output.finish());
     match finished {
         Ok(_) => {
-            run.written.insert(path.to_path_buf(), name.to_owned());
+            run.written
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(path.to_path_buf(), name.to_owned());
             let games_word = if count == 1 { "game" } else { "games" };
             writeln!(out, "{name} -> {shown}: {count} {games_word}")?;
             for d in dropped {

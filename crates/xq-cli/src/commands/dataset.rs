@@ -103,7 +103,7 @@ pub(crate) fn convert(
             shard_size: args.shard_size,
             options: Options::default(),
             force: args.force,
-            jobs: None,
+            jobs: args.jobs,
             follow: args.follow,
             read: args.input.options(),
         },
@@ -204,10 +204,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         )?;
         run.status = ExitStatus::Io;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(plan.jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::Usage(format!("cannot start the threads: {e}")))?;
+    let pool = super::thread_pool(plan.jobs)?;
     let readers = ReaderPool::new(pool.current_num_threads(), Mode::Lenient);
     let mut hashes = Vec::with_capacity(files.len());
     // Read ahead, replay and encode each small file in parallel; a large one waits for its

@@ -31,18 +31,27 @@ pub(crate) fn run(args: &JudgeArgs, out: &mut dyn Write) -> Result<ExitStatus, C
         ..rule_options(args.rules, args.opening_rounds)
     };
     let lang = lang(args.lang);
+    let notation = args
+        .notation
+        .map(|n| n.notation(xq_notation::ChineseStyle::default()));
     let json = |text: serde_json::Result<String>| -> Result<String, CliError> {
         Ok(text.map_err(std::io::Error::from)? + "\n")
     };
     let text = if args.scan {
-        let scan = Scan::new(&line, options).stamped(xq_report::now());
+        let mut scan = Scan::new(&line, options).stamped(xq_report::now());
+        if let Some(n) = notation {
+            scan = scan.with_notation(n);
+        }
         match args.format {
             JudgeFormat::Json => json(scan.to_json(lang))?,
             JudgeFormat::Text => scan.to_text(lang),
             JudgeFormat::Html => scan.to_html(lang),
         }
     } else {
-        let report = Report::judge(&line, options).stamped(xq_report::now());
+        let mut report = Report::judge(&line, options).stamped(xq_report::now());
+        if let Some(n) = notation {
+            report = report.with_notation(n);
+        }
         match args.format {
             JudgeFormat::Json => json(report.to_json(lang))?,
             JudgeFormat::Text => report.to_text(lang),

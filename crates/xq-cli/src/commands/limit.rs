@@ -29,7 +29,10 @@ pub(crate) fn run(args: &LimitArgs, out: &mut dyn Write) -> Result<ExitStatus, C
         Some(SideArg::Black) => vec![Color::Black],
         None => vec![Color::Red, Color::Black],
     };
-    let audit = LimitAudit::new(&line, options, &claimants);
+    let mut audit = LimitAudit::new(&line, options, &claimants);
+    if let Some(n) = args.notation {
+        audit = audit.with_notation(&line, n.notation(xq_notation::ChineseStyle::default()));
+    }
     let lang = match args.lang {
         Lang::Zh => xq_arbiter::Lang::Chinese,
         Lang::En => xq_arbiter::Lang::English,

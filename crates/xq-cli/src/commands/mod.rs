@@ -59,6 +59,14 @@ pub(crate) fn run(mut cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliEr
     }
 }
 
+/// The threads of a command that works on many files: `jobs` of them (`-j`), or one per core.
+pub(crate) fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start {} threads: {e}", jobs.unwrap_or(0))))
+}
+
 /// Reads a FEN given on the command line, with every problem in the message.
 pub(crate) fn parse_fen(text: &str, lenient: bool) -> Result<xq_core::Position, CliError> {
     let result = if lenient {

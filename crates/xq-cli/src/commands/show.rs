@@ -6,7 +6,7 @@ use xq_core::{
     Color, Position,
     text::{visible, visible_lines, visible_path},
 };
-use xq_notation::{Mode, Notation, Reader};
+use xq_notation::{ChineseStyle, Mode, Notation, Reader};
 use xq_record::{
     Game, GameStream, Node, replay,
     write::{move_text, play},
@@ -14,7 +14,7 @@ use xq_record::{
 
 use crate::{
     CliError, ExitStatus,
-    args::{Format, ShowArgs},
+    args::{Format, ShowArgs, ShowNotation},
 };
 
 pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -27,8 +27,12 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
             writeln!(out)?;
         }
         Format::Text => {
-            let notation = super::convert::notation(args.notation);
-            text(&game, notation, out)?;
+            match args.notation {
+                ShowNotation::Moves(n) => text(&game, n.notation(ChineseStyle::default()), out)?,
+                ShowNotation::UcciLine => {
+                    writeln!(out, "{}", ucci_line(&game, &replayed))?;
+                }
+            }
             for e in &replayed.errors {
                 writeln!(
                     out,
@@ -62,6 +66,35 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
             ExitStatus::Invalid
         },
     )
+}
+
+/// The main line as one UCCI command: `position startpos moves h2e2 …` from the standard start,
+/// `position fen FEN moves …` from any other (the side to move as replaying found it); the moves
+/// up to the first that does not replay (those are listed after it).
+fn ucci_line(game: &Game, replayed: &replay::Replay) -> String {
+    let Ok((mut start, _)) = replay::start_position(game) else {
+        return String::new();
+    };
+    if replayed.side_from_first_move {
+        start = start.passed();
+    }
+    let fen = start.fen();
+    let mut line = if fen == Position::new().fen() {
+        "position startpos".to_owned()
+    } else {
+        format!("position fen {fen}")
+    };
+    let moves: Vec<String> = game
+        .moves
+        .iter()
+        .take(replayed.plies)
+        .filter_map(|node| node.m.map(|m| m.to_string()))
+        .collect();
+    if !moves.is_empty() {
+        line.push_str(" moves ");
+        line.push_str(&moves.join(" "));
+    }
+    line
 }
 
 /// Game `number` (1-based) of the file at `path`.

@@ -59,7 +59,7 @@ VOCABULARY_SIZE: int
 MASK_BYTES: int
 RECORD_EXTENSIONS: Tuple[str, ...]
 
-_NotationStyle = Literal["chinese", "traditional", "wxf", "iccs", "ucci"]
+_NotationStyle = Literal["chinese", "traditional", "wxf", "iccs", "ucci", "uci", "san"]
 _Side = Literal["red", "black"]
 _PathLike = Union[str, "os.PathLike[str]"]
 _Source = Union[_PathLike, bytes, bytearray, memoryview, io.IOBase, Iterable[Any]]
