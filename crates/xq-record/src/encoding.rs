@@ -473,8 +473,11 @@ mod tests {
         );
         assert_eq!(unencodable("1. 炮二平五 马８进７", Encoding::Gbk), None);
         // GBK proper (not GB18030's four-byte codes): no emoji, no CJK extension B.
-        assert_eq!(unencodable("ok 𠀀", Encoding::Gbk), Some((3, '𠀀')));
-        assert_eq!(unencodable("ok 𠀀", Encoding::Utf8), None);
+        assert_eq!(
+            unencodable("ok \u{20000}", Encoding::Gbk),
+            Some((3, '\u{20000}'))
+        );
+        assert_eq!(unencodable("ok \u{20000}", Encoding::Utf8), None);
         // Past the encoder's first buffer.
         let long = format!("{}马", "車".repeat(3000));
         assert_eq!(unencodable(&long, Encoding::Big5), Some((9000, '马')));
