@@ -277,6 +277,12 @@ const FILES_AT_ONCE: usize = 64;
 /// Games converted together: memory holds a batch, whatever the input's size.
 const BATCH: usize = 256;
 
+thread_local! {
+    /// A notation reader per thread, its syntax cache warm across games and files (a reader per
+    /// game parsed every move's text afresh).
+    static READER: std::cell::RefCell<Reader> = std::cell::RefCell::new(Reader::new(Mode::Lenient));
+}
+
 /// The readable games of one input, one by one, each resolved; what cannot be read is noted.
 struct Games<'s> {
     stream: GameStream<'s>,
@@ -305,8 +311,9 @@ impl Games<'_> {
                     }
                     // Coordinates for the writers; a start position that cannot be played
                     // loses the moves (the target says so), and is shown where it is written.
-                    let mut reader = Reader::new(Mode::Lenient);
-                    if let Some(why) = replay::replay(&mut game, &mut reader).bad_start {
+                    let bad_start = READER
+                        .with_borrow_mut(|reader| replay::replay(&mut game, reader).bad_start);
+                    if let Some(why) = bad_start {
                         let shown = super::located::fen_place(self.path, &game, &why, self.options);
                         self.notes
                             .push((format!("game {i}: {}", why.message), shown));
