@@ -101,8 +101,7 @@ impl LimitAudit {
         /// An audit's fields but its rows (written with their moves in Chinese instead).
         #[derive(Serialize)]
         struct AuditJson<'a> {
-            #[serde(serialize_with = "color")]
-            claimant: Color,
+            claimant: &'static str,
             rounds: u32,
             check_cap: u32,
             cap_applies: CapApplies,
@@ -112,9 +111,6 @@ impl LimitAudit {
             explanation: String,
             rows: Rows<'a>,
         }
-        fn color<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-            s.serialize_str(c.name())
-        }
         /// The audits, serialized lazily.
         struct Audits<'a> {
             report: &'a LimitAudit,
@@ -123,7 +119,7 @@ impl LimitAudit {
         impl Serialize for Audits<'_> {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.collect_seq(self.report.audits.iter().map(|a| AuditJson {
-                    claimant: a.claimant,
+                    claimant: a.claimant.name(),
                     rounds: a.rounds,
                     check_cap: a.check_cap,
                     cap_applies: a.cap_applies,

@@ -34,15 +34,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
     } else {
         Mode::Lenient
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| {
-            CliError::Usage(format!(
-                "cannot start {} threads: {e}",
-                args.jobs.unwrap_or(0)
-            ))
-        })?;
+    let pool = super::thread_pool(args.jobs)?;
     // A reader per worker, its syntax cache warm across files.
     let readers = ReaderPool::new(pool.current_num_threads(), mode);
     let inputs::Collected {
