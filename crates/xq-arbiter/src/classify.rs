@@ -62,18 +62,16 @@ pub fn classify_window(
     range
         .map(|i| {
             let m = moves[i];
+            // For an answer to check: the position just before the check, and the check.
             let earlier = if !positions[i].is_check() {
                 None
-            } else if i >= 2 {
-                Some((&positions[i - 2], moves[i - 1]))
+            } else if i >= 1 {
+                Some((&positions[i - 1], moves[i - 1]))
             } else {
-                // Before the line starts: within a cycle, the same plies before its end.
+                // Before the line starts: within a cycle, the same ply before its end.
                 cycle
-                    .filter(|&(start, len)| len >= 2 && i >= start && i < start + 2)
-                    .map(|(start, len)| {
-                        let j = i + len;
-                        (&positions[j - 2], moves[(j - 1 - start) % len + start])
-                    })
+                    .filter(|&(start, len)| len >= 2 && i == start)
+                    .map(|(start, len)| (&positions[start + len - 1], moves[start + len - 1]))
             };
             let side = positions[i].turn();
             let (nature, reason) =
@@ -89,7 +87,7 @@ pub fn classify_window(
 }
 
 /// Classifies `m` played in `pos`. `before_check`, for a move answering a check, is the position
-/// before the opponent's checking move and that move.
+/// just before the opponent's checking move (the opponent to move there) and that move.
 pub fn classify(
     pos: &Position,
     m: Move,
@@ -116,8 +114,8 @@ pub struct MoveInContext<'a> {
     pub m: Move,
     /// The position after it.
     pub after: &'a Position,
-    /// For a move answering a check: the position before the opponent's checking move, and that
-    /// move.
+    /// For a move answering a check: the position just before the opponent's checking move (the
+    /// opponent to move there), and that move.
     pub before_check: Option<(&'a Position, Move)>,
     /// How hard the searches may work.
     pub effort: Effort,

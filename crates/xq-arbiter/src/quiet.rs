@@ -11,25 +11,33 @@ use crate::{
     threats::face_offs,
 };
 
-/// 杀: a mate by a check or series of checks `threatened` holds (the mover to move again) and
-/// `baseline` (before the move, or before the check being answered) did not.
+/// 杀: a mate by a check or series of checks `threatened` holds (the mover to move again) by a
+/// method `baseline` (before the move, or just before the check being answered) did not have: no
+/// mate there, or only a slower one. A mating line that needs fewer checks than any the baseline
+/// had is a new way to mate (26.4: an answer to check that adds a new mating line is 杀).
 pub fn mate_threat(
     threatened: &Position,
     baseline: &Position,
     effort: Effort,
     budget: &mut Budget,
 ) -> Option<(Nature, Reason)> {
-    budget.refill(effort.nodes);
     let standing = face_offs(threatened);
-    let line = mate_by_checks_avoiding(
-        &mut threatened.clone(),
-        effort.mate_checks,
-        &standing,
-        budget,
-    )?;
-    budget.refill(effort.nodes);
+    let mate_within = |pos: &Position, checks: u32, avoid: &[_], budget: &mut Budget| {
+        budget.refill(effort.nodes);
+        mate_by_checks_avoiding(&mut pos.clone(), checks, avoid, budget)
+    };
+    let mut line = mate_within(threatened, effort.mate_checks, &standing, budget)?;
+    // The fastest mate: the mover's moves in a mating line are every other move, the first and
+    // the last included.
+    let checks_in = |line: &[Move]| u32::try_from(line.len().div_ceil(2)).unwrap_or(u32::MAX);
+    for checks in 1..checks_in(&line) {
+        if let Some(faster) = mate_within(threatened, checks, &standing, budget) {
+            line = faster;
+            break;
+        }
+    }
     let before = face_offs(baseline);
-    mate_by_checks_avoiding(&mut baseline.clone(), effort.mate_checks, &before, budget)
+    mate_within(baseline, checks_in(&line), &before, budget)
         .is_none()
         .then(|| {
             (

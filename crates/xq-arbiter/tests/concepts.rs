@@ -412,3 +412,60 @@ fn single_against_joint_when_the_joint_side_mixes_in_a_mate_threat() {
         (Verdict::RedMustChange, "26.9.2")
     );
 }
+
+/// The nature and reason of every move of `moves` played from `fen`.
+fn line(fen: &str, moves: &[&str]) -> Vec<(Nature, Reason)> {
+    let moves: Vec<Move> = moves.iter().map(|m| mv(m)).collect();
+    classify_line(&pos(fen), &moves, Effort::default(), Profile::CXA2020)
+        .into_iter()
+        .map(|c| (c.nature, c.reason))
+        .collect()
+}
+
+// A. An answer to check counts for what is new against the position just before the check.
+
+#[test]
+fn a_chase_of_the_checking_piece_on_its_new_square_is_new() {
+    // The c8 rook attacks the c3 cannon; the cannon steps to e3 with check over the e7 horse, and
+    // the horse answers by stepping to f5, where it attacks the cannon again: a new chase (the
+    // cannon on e3 could not be won just before the check).
+    let natures = line(
+        "4k4/2r6/4n4/p8/9/9/2C6/9/9/3K5 b",
+        &["a6a5", "c3e3", "e7f5"],
+    );
+    assert_eq!(natures[1].0, Nature::Check);
+    assert_eq!(natures[2].0, Nature::Chase, "{:?}", natures[2].1);
+}
+
+#[test]
+fn a_checker_that_protected_from_behind_the_attacker_left_its_piece_to_its_fate() {
+    // The a4 rook protects the g4 horse from behind the black c4 rook (it takes back on g4 once
+    // the black rook has taken). It leaves to check on a9; the advisor's block does not chase
+    // the horse the checker abandoned (26.4).
+    let natures = line(
+        "4k4/4a4/9/8p/9/R1r3N2/9/5A3/9/5K3 b",
+        &["i6i5", "a4a9", "e8d9"],
+    );
+    assert_eq!(natures[1].0, Nature::Check);
+    assert_eq!(natures[2].0, Nature::Idle, "{:?}", natures[2].1);
+    assert!(
+        matches!(
+            natures[2].1,
+            Reason::Idle(IdleReason::CheckerLeftItsPost { .. })
+        ),
+        "{:?}",
+        natures[2].1
+    );
+}
+
+#[test]
+fn a_faster_mate_is_a_new_mating_method() {
+    // Red mates in two checks already (a1e1, then b2f2); the a1 rook's quiet step to a8 guards
+    // rank 8 so that b2b9 mates at once: a new way to mate, 杀 (26.4, 图19's principle).
+    let (n, r) = nature("4k4/9/9/9/9/9/9/1R7/R8/3K5 w", "a1a8");
+    assert_eq!(n, Nature::MateThreat, "{r:?}");
+    assert!(
+        matches!(&r, Reason::MateThreat { line } if line.len() == 1),
+        "{r:?}"
+    );
+}

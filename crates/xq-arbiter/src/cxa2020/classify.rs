@@ -36,8 +36,10 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     // What the mover threatens if the opponent does nothing, against what it threatened before
     // the move (for an answer to check: before the check).
     let threatened = after.passed();
+    // For an answer to check the baseline is the position just before the check, the answerer
+    // to move there (26.1, 26.4): a chase of the checking piece on its new square is new.
     let (baseline, moved_by_check) = match (answering_check, before_check) {
-        (true, Some((earlier, check))) => (earlier.clone(), Some(check)),
+        (true, Some((earlier, check))) => (earlier.passed(), Some(check)),
         _ => (pos.clone(), None),
     };
 
@@ -50,13 +52,7 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     budget.refill(effort.nodes);
     let old: Vec<(Square, u8)> = threats(&baseline, budget)
         .into_iter()
-        .map(|t| {
-            let target = match moved_by_check {
-                Some(check) if t.target == check.from => check.to,
-                _ => t.target,
-            };
-            (target, level(&t))
-        })
+        .map(|t| (t.target, level(&t)))
         .collect();
     // New: the piece could not be won before, or only in an even each-takes-each (26.4).
     let was = |target: Square| {
@@ -103,12 +99,7 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     // the answer to that check threatens against that piece does not count.
     let (counted, self_inflicted): (Vec<Threat>, Vec<Threat>) =
         counted.into_iter().partition(|t| {
-            !moved_by_check.is_some_and(|check| {
-                baseline
-                    .board()
-                    .attackers_of(t.target, mover.color.other())
-                    .contains(check.from)
-            })
+            !moved_by_check.is_some_and(|check| checker_protected(&threatened, check, t))
         });
     let lone = lone_attacker(after, mover.color);
     let (counted, key_point): (Vec<Threat>, Vec<Threat>) = counted.into_iter().partition(|t| {
@@ -204,6 +195,37 @@ fn exchange_traps(
 /// How strong a threat is: 2 wins material, 1 is even but counts (each takes each).
 fn level(t: &Threat) -> u8 {
     if t.value > 0 { 2 } else { 1 }
+}
+
+/// 26.4 (离线断根将军): whether the piece that gave `check` protected the target of `t` — with
+/// the checker put back on its old square in `threatened` (the answer played), can it take back
+/// after the capture, itself (also from behind the capturer, on the line the capture opens) or
+/// as the screen of a cannon that takes back?
+fn checker_protected(threatened: &Position, check: Move, t: &Threat) -> bool {
+    let mut setup = threatened.to_setup();
+    if setup.board.piece_at(check.from).is_some() {
+        return false;
+    }
+    let Some(checker) = setup.board.remove(check.to) else {
+        return false;
+    };
+    setup.board.put(check.from, checker);
+    let Ok(mut back) = Position::from_setup(setup).or_else(|e| e.ignore_implausible()) else {
+        return false;
+    };
+    let capture = Move::new(t.capturer, t.target);
+    if !back.is_legal(capture) {
+        return false;
+    }
+    back.play_unchecked(capture);
+    back.legal_captures().iter().any(|r| {
+        r.to == t.target
+            && (r.from == check.from
+                || (back
+                    .piece_at(r.from)
+                    .is_some_and(|p| p.role == Role::Cannon)
+                    && Bitboard::between(r.from, t.target).contains(check.from)))
+    })
 }
 
 /// 26.8: whether the material in `line` is won by `color`'s king or a pawn on its own: the first
