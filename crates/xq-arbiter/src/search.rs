@@ -322,6 +322,7 @@ pub fn line_after(pos: &mut Position, first: Move, limits: &Limits, budget: &mut
             checks: limits.checks.saturating_sub(check_cost),
             counter_checks: limits.counter_checks,
             taken_on,
+            fought_on: taken_on,
         },
         limits,
         (-MATE - 1, MATE + 1),
@@ -341,6 +342,9 @@ struct State {
     counter_checks: u32,
     /// Where the starting side's capturing pieces stand.
     taken_on: xq_core::Bitboard,
+    /// Every point where a capture has been made in the line (by either side): taking there
+    /// takes back a piece that captured.
+    fought_on: xq_core::Bitboard,
 }
 
 fn quiesce(
@@ -435,11 +439,18 @@ fn quiesce(
         next.ply += 1;
         if let Some(piece) = captured {
             if maximizing {
-                next.gained.take(piece, m.to);
+                if own_doing_excluded(pos, m, s, st.fought_on) {
+                    // 26.8: a king's or a pawn's capture on its own, after the first move, is
+                    // the small piece's own doing and wins nothing for the chase.
+                } else {
+                    next.gained.take(piece, m.to);
+                }
                 next.taken_on.add(m.to);
+                next.fought_on.add(m.to);
             } else {
                 next.lost.take(piece, m.to);
                 next.taken_on.discard(m.to);
+                next.fought_on.add(m.to);
             }
         }
         if maximizing && st.taken_on.contains(m.from) {
@@ -479,6 +490,23 @@ fn quiesce(
         }
     }
     best
+}
+
+/// 26.8 on the complete exchange: whether the capture `m` by `s` in a line is a king's or a
+/// pawn's own doing, which wins nothing for a chase — it gives no check, no other piece of `s`
+/// (but a king or pawn) attacks the point with it, and it does not take back a piece that
+/// captured in the line (continuing the exchange on a point where a capture was made).
+fn own_doing_excluded(pos: &mut Position, m: Move, s: Color, fought_on: xq_core::Bitboard) -> bool {
+    let board = pos.board();
+    let small = |sq| {
+        board
+            .piece_at(sq)
+            .is_some_and(|p| matches!(p.role, Role::King | Role::Pawn))
+    };
+    small(m.from)
+        && !fought_on.contains(m.to)
+        && board.attackers_of(m.to, s).without(m.from).all(small)
+        && !gives_check(pos, m)
 }
 
 fn victim_order(role: Role) -> i32 {

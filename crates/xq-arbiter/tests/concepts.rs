@@ -469,3 +469,25 @@ fn a_faster_mate_is_a_new_mating_method() {
         "{r:?}"
     );
 }
+
+// D. 26.8 on the complete exchange.
+
+#[test]
+fn a_pawn_taking_a_bystander_does_not_make_an_exchange_pay() {
+    // The horse attacks the e7 cannon, which the g9 elephant protects. Were the elephant to take
+    // back, the g5 pawn could take the g6 cannon — but that is the pawn's own doing (26.8): on
+    // the complete exchange the horse wins nothing, and its move chases nothing.
+    let (n, r) = nature("4k1b2/9/4c4/6c2/N5P2/9/9/9/4A4/3K5 w", "a5c6");
+    assert_eq!(n.family(), Nature::Idle, "{r:?}");
+}
+
+// E and G. When is a chase new.
+
+#[test]
+fn a_cheaper_way_to_win_a_piece_is_a_new_chase() {
+    // The d5 horse could already win the e7 rook, at the cost of itself (the g5 elephant takes
+    // back). The other horse steps onto the elephant's eye at f6: now the rook is won for
+    // nothing, a new combination against it — 捉.
+    let (n, r) = nature("4k4/9/4r4/9/3N2b2/4N4/9/9/9/3K5 w", "e4f6");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+}

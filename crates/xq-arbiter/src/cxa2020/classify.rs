@@ -50,41 +50,19 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     budget.refill(effort.nodes);
     let now = threats(&threatened, budget);
     budget.refill(effort.nodes);
-    let old: Vec<(Square, u8)> = threats(&baseline, budget)
-        .into_iter()
-        .map(|t| (t.target, level(&t)))
-        .collect();
-    // New: the piece could not be won before, or only in an even each-takes-each (26.4).
+    let old = threats(&baseline, budget);
+    // New (24.3, 26.4): the piece could not be won before, or only at a smaller gain (the move
+    // makes a new, cheaper combination against it), or not even evenly by each taking one
+    // (各吃各子). Whether the capturer already attacked it does not matter.
     let was = |target: Square| {
         old.iter()
-            .filter(|(t, _)| *t == target)
-            .map(|&(_, l)| l)
+            .filter(|t| t.target == target)
+            .map(|t| t.value)
             .max()
-            .unwrap_or(0)
-    };
-    // An even each-takes-each counts only when the attack itself is new: the capturer did not
-    // already attack the target before the move.
-    let attacked_before = |t: &Threat| {
-        let from = if t.capturer == m.to {
-            m.from
-        } else {
-            t.capturer
-        };
-        let target = match moved_by_check {
-            Some(check) if t.target == check.to => check.from,
-            _ => t.target,
-        };
-        baseline
-            .piece_at(from)
-            .is_some_and(|p| p.color == mover.color)
-            && baseline
-                .board()
-                .attackers_of(target, mover.color)
-                .contains(from)
     };
     let (fresh, stale): (Vec<Threat>, Vec<Threat>) = now
         .into_iter()
-        .partition(|t| level(t) > was(t.target) && (level(t) == 2 || !attacked_before(t)));
+        .partition(|t| was(t.target).is_none_or(|v| t.value > v));
     let by_itself = |t: &Threat| {
         matches!(mover.role, Role::King | Role::Pawn)
             && t.participants == Bitboard::from_square(m.to)
@@ -192,11 +170,6 @@ fn exchange_traps(
         .collect()
 }
 
-/// How strong a threat is: 2 wins material, 1 is even but counts (each takes each).
-fn level(t: &Threat) -> u8 {
-    if t.value > 0 { 2 } else { 1 }
-}
-
 /// 26.4 (离线断根将军): whether the piece that gave `check` protected the target of `t` — with
 /// the checker put back on its old square in `threatened` (the answer played), can it take back
 /// after the capture, itself (also from behind the capturer, on the line the capture opens) or
@@ -228,51 +201,32 @@ fn checker_protected(threatened: &Position, check: Move, t: &Threat) -> bool {
     })
 }
 
-/// 26.8: whether the material in `line` is won by `color`'s king or a pawn on its own: the first
-/// piece won is taken by a king or pawn that gives no check and has no other piece of its side
-/// attacking that piece with it, or the gain comes only from a king's or pawn's last capture
-/// after an otherwise even exchange.
+/// 26.1, 26.8: whether the material in `line` is won by `color`'s king or a pawn on its own: the
+/// first piece won is taken by a king or pawn that gives no check and has no other piece of its
+/// side attacking that piece with it. (Later captures by a king or pawn on their own win nothing
+/// in the search itself: the complete exchange is judged under every defence.)
 fn king_or_pawn_only(pos: &Position, color: Color, line: &[Move]) -> bool {
     let mut scratch = pos.clone();
-    let mut gained = crate::material::Ledger::default();
-    let mut lost = crate::material::Ledger::default();
-    let mut first = true;
-    let mut last_by_king_or_pawn: Option<(crate::material::Ledger, crate::material::Ledger)> = None;
     for &m in line {
         let mover = scratch.piece_at(m.from);
         let victim = scratch.piece_at(m.to);
         let helpers = scratch.board().attackers_of(m.to, color).without(m.from);
-        let before = (gained, lost);
         scratch.play_unchecked(m);
         let (Some(mover), Some(victim)) = (mover, victim) else {
             continue;
         };
-        if mover.color != color {
-            lost.take(victim, m.to);
+        if mover.color != color || !crate::material::is_material(victim, m.to) {
             continue;
         }
-        if !crate::material::is_material(victim, m.to) {
-            continue;
-        }
-        gained.take(victim, m.to);
         let small = matches!(mover.role, Role::King | Role::Pawn) && !scratch.is_check();
-        let alone = helpers
-            .filter(|&sq| {
-                scratch
-                    .piece_at(sq)
-                    .is_some_and(|p| !matches!(p.role, Role::King | Role::Pawn))
-            })
-            .count()
-            == 0;
-        if first {
-            first = false;
-            if small && alone {
-                return true;
-            }
-        }
-        last_by_king_or_pawn = small.then_some(before);
+        let alone = helpers.into_iter().all(|sq| {
+            scratch
+                .piece_at(sq)
+                .is_none_or(|p| matches!(p.role, Role::King | Role::Pawn))
+        });
+        return small && alone;
     }
-    matches!(last_by_king_or_pawn, Some((g, l)) if crate::material::net(&g, &l) <= 0)
+    false
 }
 
 /// The only attacking piece (rook, horse, cannon or crossed pawn) of `color`, if it has one.
