@@ -85,8 +85,10 @@ pub fn threats(pos: &Position, budget: &mut Budget) -> Vec<Threat> {
             continue;
         }
         let line = line_after(&mut pos, m, &general, budget);
+        // 各吃各子 (26.6, 26.7): even only because the defender takes something else — were it
+        // only to take back, it would lose.
         let each_takes_each = line.value == 0
-            && one_capture_each(&pos, &line.moves)
+            && only_elsewhere(&pos, &line.moves)
             && line_after(&mut pos, m, &recaptures, budget).value > 0;
         if (line.value > 0 || each_takes_each)
             && let Some(threat) = describe(&pos, us, line.moves, line.value, each_takes_each)
@@ -97,19 +99,32 @@ pub fn threats(pos: &Position, budget: &mut Budget) -> Vec<Threat> {
     found
 }
 
-/// Whether the line is one capture by each side, the threatening side's first (the line opens
-/// with it) and the other's not taking back the first capturer (各吃各子: each side takes one of
-/// the other's pieces).
-fn one_capture_each(pos: &Position, line: &[Move]) -> bool {
+/// Whether, in `line` played from `pos`, the other side takes something and never takes back a
+/// piece that captured (each side takes a different piece, 各吃各子). The line may start with
+/// checks (26.7).
+fn only_elsewhere(pos: &Position, line: &[Move]) -> bool {
+    let us = pos.turn();
     let mut scratch = pos.clone();
-    let mut captures = Vec::new();
-    for (i, &m) in line.iter().enumerate() {
-        if scratch.piece_at(m.to).is_some() {
-            captures.push((i, m));
+    let mut capturers = Bitboard::EMPTY;
+    let mut theirs = 0;
+    for &m in line {
+        let taken = scratch.piece_at(m.to).is_some();
+        if scratch.turn() == us {
+            if capturers.contains(m.from) {
+                capturers.discard(m.from);
+                capturers.add(m.to);
+            } else if taken {
+                capturers.add(m.to);
+            }
+        } else if taken {
+            if capturers.contains(m.to) {
+                return false;
+            }
+            theirs += 1;
         }
         scratch.play_unchecked(m);
     }
-    matches!(captures.as_slice(), [(0, mine), (_, theirs)] if theirs.to != mine.to)
+    theirs > 0
 }
 
 /// Replays `line` from `pos`, following every piece back to where it stood, to name the target,

@@ -491,3 +491,23 @@ fn a_cheaper_way_to_win_a_piece_is_a_new_chase() {
     let (n, r) = nature("4k4/9/4r4/9/3N2b2/4N4/9/9/9/3K5 w", "e4f6");
     assert_eq!(n, Nature::Chase, "{r:?}");
 }
+
+// B. 各吃各子 (26.6, 26.7).
+
+#[test]
+fn each_takes_one_after_a_discovered_check_is_a_chase() {
+    // The cannon comes to a9 behind the b9 rook. Now b9b8 uncovers check over the d9 advisor:
+    // Black can only balance the horse the rook then takes on c8 by taking the cannon (a5a9),
+    // a different piece — 各吃各子 counts as a chase, also when the line starts with a check.
+    let (n, r) = nature("1R1ak4/2n6/C8/9/r8/9/9/9/9/3K5 w", "a7a9");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    let Reason::Chase { chases } = &r else {
+        unreachable!()
+    };
+    assert!(
+        chases
+            .iter()
+            .any(|c| c.each_takes_each && c.target.to_string() == "c8"),
+        "{r:?}"
+    );
+}

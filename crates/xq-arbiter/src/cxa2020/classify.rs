@@ -51,18 +51,16 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     let now = threats(&threatened, budget);
     budget.refill(effort.nodes);
     let old = threats(&baseline, budget);
-    // New (24.3, 26.4): the piece could not be won before, or only at a smaller gain (the move
-    // makes a new, cheaper combination against it), or not even evenly by each taking one
-    // (各吃各子). Whether the capturer already attacked it does not matter.
-    let was = |target: Square| {
+    // New (24.3, 26.4): the piece could not be won before in the same way — by a capture, or by
+    // a series of checks (将军抽吃) — or only for less (the move makes a new, cheaper combination
+    // against it), or not even evenly by each taking one (各吃各子); and it could not be won for
+    // more in any way. Whether the capturer already attacked it does not matter.
+    let new = |t: &Threat| {
         old.iter()
-            .filter(|t| t.target == target)
-            .map(|t| t.value)
-            .max()
+            .filter(|o| o.target == t.target)
+            .all(|o| o.value < t.value || (o.value == t.value && o.by_checks != t.by_checks))
     };
-    let (fresh, stale): (Vec<Threat>, Vec<Threat>) = now
-        .into_iter()
-        .partition(|t| was(t.target).is_none_or(|v| t.value > v));
+    let (fresh, stale): (Vec<Threat>, Vec<Threat>) = now.into_iter().partition(|t| new(t));
     let by_itself = |t: &Threat| {
         matches!(mover.role, Role::King | Role::Pawn)
             && t.participants == Bitboard::from_square(m.to)
