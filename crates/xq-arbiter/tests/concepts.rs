@@ -511,3 +511,16 @@ fn each_takes_one_after_a_discovered_check_is_a_chase() {
         "{r:?}"
     );
 }
+
+// 26.2: the drawing key point of the defending side.
+
+#[test]
+fn a_lone_attacker_is_excused_only_for_the_defending_side() {
+    // Red's only attacking piece, the rook, attacks the unprotected c5 elephant. With a rook
+    // each, Red is not the defending side: a chase.
+    let (n, r) = nature("4k3r/9/9/9/2b6/9/9/9/9/R2K5 w", "a0a5");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    // Against a rook and a horse Red defends, and the attack on the elephant is excused (闲).
+    let (n, r) = nature("n3k3r/9/9/9/2b6/9/9/9/9/R2K5 w", "a0a5");
+    assert_eq!(n.family(), Nature::Idle, "{r:?}");
+}

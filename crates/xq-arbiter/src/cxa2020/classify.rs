@@ -227,8 +227,17 @@ fn king_or_pawn_only(pos: &Position, color: Color, line: &[Move]) -> bool {
     false
 }
 
-/// The only attacking piece (rook, horse, cannon or crossed pawn) of `color`, if it has one.
+/// 26.2: the only attacking piece (rook, horse, cannon or crossed pawn) of `color`, if it has
+/// one and is the defending side — the opponent has more attacking pieces.
 fn lone_attacker(pos: &Position, color: Color) -> Option<Square> {
+    let ours = attackers(pos, color);
+    (attackers(pos, color.other()).count() > ours.count())
+        .then(|| ours.single())
+        .flatten()
+}
+
+/// The attacking pieces (rooks, horses, cannons and crossed pawns) of `color`.
+fn attackers(pos: &Position, color: Color) -> Bitboard {
     let board = pos.board();
     let mut attackers =
         (board.by_role(Role::Rook) | board.by_role(Role::Horse) | board.by_role(Role::Cannon))
@@ -238,7 +247,7 @@ fn lone_attacker(pos: &Position, color: Color) -> Option<Square> {
             attackers.add(sq);
         }
     }
-    attackers.single()
+    attackers
 }
 
 fn describe_chase(pos: &Position, t: &Threat) -> Chase {
