@@ -481,6 +481,21 @@ fn a_pawn_taking_a_bystander_does_not_make_an_exchange_pay() {
     assert_eq!(n.family(), Nature::Idle, "{r:?}");
 }
 
+#[test]
+fn a_king_taking_back_a_capturer_counts() {
+    // The rook wins the unprotected i7 cannon. Black's desperate a0xd0 is answered by the king
+    // taking the rook back: a recapture on the exchange's point, not the king's own doing, so
+    // the desperado does not balance the loss and the chase is worth the cannon.
+    let (n, r) = nature("4k4/9/8c/9/9/9/4P4/7R1/9/r2NK4 w", "h2h7");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    let Reason::Chase { chases } = &r else {
+        unreachable!()
+    };
+    let direct = chases.iter().find(|c| c.line.len() == 1).unwrap();
+    assert_eq!(direct.value, xq_arbiter::material::MINOR, "{r:?}");
+    assert!(!direct.each_takes_each, "{r:?}");
+}
+
 // E and G. When is a chase new.
 
 #[test]
