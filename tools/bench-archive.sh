@@ -10,7 +10,7 @@
 #           cache, then cold (every file's pages dropped with posix_fadvise(DONTNEED) first);
 #   big.pgn the sample converted to one UTF-8 PGN and repeated to about 300 MB (about 196,000
 #           games): `validate --quiet`, warm, with peak memory;
-#   long.pgn a 430-ply game (CCPD 00000090): `limit --format json` into a pipe, 50 times.
+#   a 430-ply game (CCPD 象甲聯賽/00000090.pgn): `limit --format json` into a pipe, 50 times.
 # Wall-clock seconds: run it on an otherwise idle machine.
 set -euo pipefail
 
@@ -34,7 +34,8 @@ if [ ! -f "$work/big.pgn" ]; then
     find "$work/conv" -name '*.pgn' -print0 | sort -z | xargs -0 cat > "$work/one.pgn"
     for _ in $(seq 1 63); do cat "$work/one.pgn"; done > "$work/big.pgn"
 fi
-long=$(find "$ccpd/Dataset" -name 00000090.pgn | head -1)
+# Two files are named 00000090.pgn; the 430-ply game is the league one (the other has 40 plies).
+long="$ccpd/Dataset/對局/大師對局/以賽事分類/象甲聯賽/00000090.pgn"
 
 drop() {
     python3 - "$1" <<'EOF'
