@@ -440,8 +440,10 @@ impl<'a> PgnReader<'a> {
     }
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
-        // The line being built, and the lines of enclosing variations.
-        let mut stack: Vec<Vec<Node>> = vec![Vec::new()];
+        // The line being built, and the lines of enclosing variations. The main line grows in
+        // this thread's scratch vector and is copied out once at its length (no reallocation
+        // chain per game).
+        let mut stack: Vec<Vec<Node>> = vec![MAIN_LINE.take()];
         let mut pending: Option<String> = None;
         // Where each open variation's ( stands: byte and line.
         let mut opened: Vec<(usize, u32)> = Vec::new();
@@ -578,7 +580,14 @@ impl<'a> PgnReader<'a> {
                 .on_line(line)
                 .in_game(self.game));
         }
-        game.moves = stack.pop().unwrap_or_default();
+        let mut main = stack.pop().unwrap_or_default();
+        // Copied out at its length; the scratch keeps its room (what mem::take would not).
+        #[allow(clippy::drain_collect)]
+        let moves: Vec<Node> = main.drain(..).collect();
+        game.moves = moves;
+        if main.capacity() <= MAIN_LINE_KEPT {
+            MAIN_LINE.set(main);
+        }
         if let Some(comment) = pending {
             append(&mut game.comment, comment);
         }
@@ -610,6 +619,14 @@ impl<'a> PgnReader<'a> {
         &self.text[start..self.pos.min(self.end)]
     }
 }
+
+thread_local! {
+    /// Where each thread builds a game's main line (empty between games, its capacity kept).
+    static MAIN_LINE: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most moves [`MAIN_LINE`] keeps room for between games.
+const MAIN_LINE_KEPT: usize = 4096;
 
 /// The length of the UTF-8 character whose first byte is `lead`.
 fn utf8_len(lead: u8) -> usize {
