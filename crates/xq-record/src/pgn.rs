@@ -196,6 +196,9 @@ impl<'a> PgnReader<'a> {
                 }
             } else {
                 self.look(self.pos + 2);
+                if !may_start_space(b) {
+                    return;
+                }
                 match unicode_space_len(&bytes[self.pos..]) {
                     0 => return,
                     n => self.pos += n,
@@ -551,8 +554,17 @@ impl<'a> PgnReader<'a> {
                     if mv.starts_with('$') {
                         continue;
                     }
-                    let mv = mv.trim_end_matches(['!', '?', '！', '？']);
-                    if mv.is_empty() || mv.chars().all(|c| c == '.' || c == '…') {
+                    // (The byte tests first: a move rarely ends in a mark or starts with a dot.)
+                    let mv = match mv.as_bytes().last() {
+                        Some(b'!' | b'?' | 0x81 | 0x9F) => {
+                            mv.trim_end_matches(['!', '?', '！', '？'])
+                        }
+                        _ => mv,
+                    };
+                    if mv.is_empty()
+                        || (matches!(mv.as_bytes()[0], b'.' | 0xE2)
+                            && mv.chars().all(|c| c == '.' || c == '…'))
+                    {
                         continue;
                     }
                     let mut node = Node::text(mv);
@@ -610,7 +622,7 @@ impl<'a> PgnReader<'a> {
                 self.pos += 1;
             } else {
                 self.look(self.pos + 2);
-                if unicode_space_len(&bytes[self.pos..]) > 0 {
+                if may_start_space(b) && unicode_space_len(&bytes[self.pos..]) > 0 {
                     break;
                 }
                 self.pos += utf8_len(b);
@@ -636,6 +648,12 @@ fn utf8_len(lead: u8) -> usize {
         0xC0.. => 2,
         _ => 1,
     }
+}
+
+/// Whether a non-ASCII whitespace character (see [`unicode_space_len`]) can start with `lead`:
+/// Chinese characters (leads E4–E9) cannot.
+fn may_start_space(lead: u8) -> bool {
+    matches!(lead, 0xC2 | 0xE1..=0xE3 | 0xEF)
 }
 
 /// The length of the non-ASCII whitespace character (Unicode White_Space, and the byte-order
@@ -766,6 +784,19 @@ mod tests {
                 "{c:?}"
             );
         }
+    }
+
+    #[test]
+    fn every_unicode_space_starts_with_a_lead_byte_let_through() {
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            if unicode_space_len(bytes) > 0 {
+                assert!(may_start_space(bytes[0]), "{c:?}");
+            }
+        }
+        // And it does keep Chinese characters out.
+        assert!(!may_start_space("炮".as_bytes()[0]));
     }
 
     fn read(text: &str) -> Vec<Result<Game, ReadError>> {
