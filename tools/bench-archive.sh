@@ -10,7 +10,8 @@
 #           cache, then cold (every file's pages dropped with posix_fadvise(DONTNEED) first);
 #   big.pgn the sample converted to one UTF-8 PGN and repeated to about 300 MB (about 196,000
 #           games): `validate --quiet`, warm, with peak memory;
-#   long.pgn a 430-ply game (CCPD 00000090): `limit --format json` into a pipe, 50 times.
+#   long.pgn a 430-ply game (CCPD 00000090): `limit --format json` into a pipe, 50 times;
+#   the sample (3,106 files) converted to PGN into a fresh directory (`convert -o DIR/`).
 # Wall-clock seconds: run it on an otherwise idle machine.
 set -euo pipefail
 
@@ -87,3 +88,6 @@ bench "directory, cold" cold "XQ validate --quiet $work/dir"
 bench "300 MB PGN, warm" nothing "XQ validate --quiet $work/big.pgn"
 bench "limit json x50 (430 plies)" nothing \
     "for i in \$(seq 50); do XQ limit '$long' --format json | cat > /dev/null; done"
+fresh() { rm -rf "$work/converted"; }
+bench "convert sample to PGN dir" fresh \
+    "XQ convert '$ccpd/Dataset' --to pgn -o '$work/converted/'"
