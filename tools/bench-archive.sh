@@ -8,10 +8,10 @@
 # (../shared/data/ccpd-dev, CC BY 4.0; override with CCPD=DIR):
 #   dir/    the sample copied 10 times (about 31,000 Big5 files): `validate --quiet`, warm page
 #           cache, then cold (every file's pages dropped with posix_fadvise(DONTNEED) first);
+#           and the sample itself (3,106 files) converted to PGN into a fresh directory;
 #   big.pgn the sample converted to one UTF-8 PGN and repeated to about 300 MB (about 196,000
 #           games): `validate --quiet`, warm, with peak memory;
-#   long.pgn a 430-ply game (CCPD 00000090): `limit --format json` into a pipe, 50 times;
-#   the sample (3,106 files) converted to PGN into a fresh directory (`convert -o DIR/`).
+#   long.pgn a 430-ply game (CCPD 00000090): `limit --format json` into a pipe, 50 times.
 # Wall-clock seconds: run it on an otherwise idle machine.
 set -euo pipefail
 
