@@ -8,6 +8,7 @@
 # (../shared/data/ccpd-dev, CC BY 4.0; override with CCPD=DIR):
 #   dir/    the sample copied 10 times (about 31,000 Big5 files): `validate --quiet`, warm page
 #           cache, then cold (every file's pages dropped with posix_fadvise(DONTNEED) first);
+#           and the sample itself (3,106 files) converted to PGN into a fresh directory;
 #   big.pgn the sample converted to one UTF-8 PGN and repeated to about 300 MB (about 196,000
 #           games): `validate --quiet`, warm, with peak memory;
 #   a 430-ply game (CCPD 象甲聯賽/00000090.pgn): `limit --format json` into a pipe, 50 times.
@@ -88,3 +89,6 @@ bench "directory, cold" cold "XQ validate --quiet $work/dir"
 bench "300 MB PGN, warm" nothing "XQ validate --quiet $work/big.pgn"
 bench "limit json x50 (430 plies)" nothing \
     "for i in \$(seq 50); do XQ limit '$long' --format json | cat > /dev/null; done"
+fresh() { rm -rf "$work/converted"; }
+bench "convert sample to PGN dir" fresh \
+    "XQ convert '$ccpd/Dataset' --to pgn -o '$work/converted/'"

@@ -142,13 +142,20 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     // UTF-16 without a mark: half the bytes of ASCII-heavy text are zero (which is also valid
     // UTF-8, so this comes first; text records have no zero bytes otherwise).
     let sample = &bytes[..bytes.len().min(4096)];
-    let zeros_odd = sample
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .filter(|&&b| b == 0)
-        .count();
-    let zeros_even = sample.iter().step_by(2).filter(|&&b| b == 0).count();
+    // Counted only when there are any: one quick search spares text records two passes.
+    let (zeros_odd, zeros_even) = if sample.contains(&0) {
+        let count = |skip: usize| {
+            sample
+                .iter()
+                .skip(skip)
+                .step_by(2)
+                .filter(|&&b| b == 0)
+                .count()
+        };
+        (count(1), count(0))
+    } else {
+        (0, 0)
+    };
     if sample.len() >= 8 && zeros_odd * 4 > sample.len() / 2 {
         return Encoding::Utf16Le;
     }

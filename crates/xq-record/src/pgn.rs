@@ -196,6 +196,9 @@ impl<'a> PgnReader<'a> {
                 }
             } else {
                 self.look(self.pos + 2);
+                if !may_start_space(b) {
+                    return;
+                }
                 match unicode_space_len(&bytes[self.pos..]) {
                     0 => return,
                     n => self.pos += n,
@@ -440,8 +443,10 @@ impl<'a> PgnReader<'a> {
     }
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
-        // The line being built, and the lines of enclosing variations.
-        let mut stack: Vec<Vec<Node>> = vec![Vec::new()];
+        // The line being built, and the lines of enclosing variations. The main line grows in
+        // this thread's scratch vector and is copied out once at its length (no reallocation
+        // chain per game).
+        let mut stack: Vec<Vec<Node>> = vec![MAIN_LINE.take()];
         let mut pending: Option<String> = None;
         // Where each open variation's ( stands: byte and line.
         let mut opened: Vec<(usize, u32)> = Vec::new();
@@ -549,8 +554,17 @@ impl<'a> PgnReader<'a> {
                     if mv.starts_with('$') {
                         continue;
                     }
-                    let mv = mv.trim_end_matches(['!', '?', '！', '？']);
-                    if mv.is_empty() || mv.chars().all(|c| c == '.' || c == '…') {
+                    // (The byte tests first: a move rarely ends in a mark or starts with a dot.)
+                    let mv = match mv.as_bytes().last() {
+                        Some(b'!' | b'?' | 0x81 | 0x9F) => {
+                            mv.trim_end_matches(['!', '?', '！', '？'])
+                        }
+                        _ => mv,
+                    };
+                    if mv.is_empty()
+                        || (matches!(mv.as_bytes()[0], b'.' | 0xE2)
+                            && mv.chars().all(|c| c == '.' || c == '…'))
+                    {
                         continue;
                     }
                     let mut node = Node::text(mv);
@@ -578,7 +592,14 @@ impl<'a> PgnReader<'a> {
                 .on_line(line)
                 .in_game(self.game));
         }
-        game.moves = stack.pop().unwrap_or_default();
+        let mut main = stack.pop().unwrap_or_default();
+        // Copied out at its length; the scratch keeps its room (what mem::take would not).
+        #[allow(clippy::drain_collect)]
+        let moves: Vec<Node> = main.drain(..).collect();
+        game.moves = moves;
+        if main.capacity() <= MAIN_LINE_KEPT {
+            MAIN_LINE.set(main);
+        }
         if let Some(comment) = pending {
             append(&mut game.comment, comment);
         }
@@ -601,7 +622,7 @@ impl<'a> PgnReader<'a> {
                 self.pos += 1;
             } else {
                 self.look(self.pos + 2);
-                if unicode_space_len(&bytes[self.pos..]) > 0 {
+                if may_start_space(b) && unicode_space_len(&bytes[self.pos..]) > 0 {
                     break;
                 }
                 self.pos += utf8_len(b);
@@ -611,6 +632,14 @@ impl<'a> PgnReader<'a> {
     }
 }
 
+thread_local! {
+    /// Where each thread builds a game's main line (empty between games, its capacity kept).
+    static MAIN_LINE: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most moves [`MAIN_LINE`] keeps room for between games.
+const MAIN_LINE_KEPT: usize = 4096;
+
 /// The length of the UTF-8 character whose first byte is `lead`.
 fn utf8_len(lead: u8) -> usize {
     match lead {
@@ -619,6 +648,12 @@ fn utf8_len(lead: u8) -> usize {
         0xC0.. => 2,
         _ => 1,
     }
+}
+
+/// Whether a non-ASCII whitespace character (see [`unicode_space_len`]) can start with `lead`:
+/// Chinese characters (leads E4–E9) cannot.
+fn may_start_space(lead: u8) -> bool {
+    matches!(lead, 0xC2 | 0xE1..=0xE3 | 0xEF)
 }
 
 /// The length of the non-ASCII whitespace character (Unicode White_Space, and the byte-order
@@ -749,6 +784,19 @@ mod tests {
                 "{c:?}"
             );
         }
+    }
+
+    #[test]
+    fn every_unicode_space_starts_with_a_lead_byte_let_through() {
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            if unicode_space_len(bytes) > 0 {
+                assert!(may_start_space(bytes[0]), "{c:?}");
+            }
+        }
+        // And it does keep Chinese characters out.
+        assert!(!may_start_space("炮".as_bytes()[0]));
     }
 
     fn read(text: &str) -> Vec<Result<Game, ReadError>> {

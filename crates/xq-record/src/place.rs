@@ -142,7 +142,7 @@ mod tests {
                 }
             }
         }
-        let mixed = "1. 炮五平四 馬８進７ {好}";
+        let mixed = "1. 炮五平四 馬８進７ {好} \u{fffd}\u{fffd}a\u{fffd}";
         for enc in [Encoding::Gbk, Encoding::Big5, Encoding::Utf8] {
             assert_eq!(
                 encoded_len(mixed, enc),

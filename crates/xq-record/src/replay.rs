@@ -128,6 +128,11 @@ pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), BadStart> 
     let Some(fen) = game.fen.as_deref() else {
         return Ok((Position::new(), Vec::new()));
     };
+    // Most records write the standard start out in full: no need to read it (a test checks
+    // that reading it gives the same position).
+    if fen == xq_core::START_FEN {
+        return Ok((Position::new(), Vec::new()));
+    }
     match Position::from_fen(fen) {
         Ok(pos) => Ok((pos, Vec::new())),
         Err(err) => match Position::from_fen_lenient(fen) {
@@ -379,4 +384,27 @@ fn result_mismatch(game: &Game, last: &Position) -> Option<String> {
         end.winner.other(),
         expected.pgn()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// The standard start written out is taken without reading it: the same position as reading
+    /// it (placement, side to move, counters and hash) and no warnings.
+    #[test]
+    fn the_written_standard_start_is_the_standard_position() {
+        let read = Position::from_fen(xq_core::START_FEN).unwrap();
+        let game = Game {
+            fen: Some(xq_core::START_FEN.to_owned()),
+            ..Game::default()
+        };
+        let (pos, warnings) = start_position(&game).unwrap();
+        assert_eq!(pos, read);
+        assert_eq!(pos.hash(), read.hash());
+        assert_eq!(pos.fen(), read.fen());
+        assert!(warnings.is_empty());
+    }
 }

@@ -299,9 +299,17 @@ pub fn undecodable(game: &Game) -> Option<String> {
 /// character sets up a searcher per call, which cost more than the search on the short texts of
 /// moves: 4% of validating an archive).
 fn has_bad(text: &str) -> bool {
-    text.as_bytes()
-        .windows(3)
-        .any(|w| w == "\u{fffd}".as_bytes())
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    // Each EF lead byte (U+FFFD's, and full-width forms') checked for the two after it.
+    while let Some(i) = bytes[from..].iter().position(|&b| b == 0xEF) {
+        let at = from + i;
+        if bytes[at + 1..].starts_with(&[0xBF, 0xBD]) {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 #[cfg(test)]

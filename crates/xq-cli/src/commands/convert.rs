@@ -16,12 +16,10 @@ use std::{
     sync::Mutex,
 };
 
-use rayon::prelude::*;
-
 use xq_core::text::{visible, visible_path};
-use xq_notation::{ChineseStyle, Mode, Reader};
+use xq_notation::{ChineseStyle, Mode, Reader, ReaderPool};
 use xq_record::{
-    Encoding, Game, GameStream, ReadErrorKind, replay,
+    Encoding, Game, GameStream, ReadError, ReadErrorKind, replay,
     write::{self, PgnOptions, Written},
     xqf::XqfVersion,
 };
@@ -29,6 +27,7 @@ use xq_record::{
 use super::{
     inputs::{self, Input},
     output::{Output, Replace},
+    pipeline::{self, Loaded},
 };
 use crate::{
     CliError, ExitStatus,
@@ -111,28 +110,37 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
                 .map(|(t, f)| (t.clone(), f.display.clone()))
                 .collect();
         }
-        let pool = super::thread_pool(args.jobs)?;
-        let jobs: Vec<(&Input, PathBuf)> = files.iter().zip(targets).collect();
-        // Files are converted in parallel a batch at a time, each to its own output; what each
-        // says is kept and said in the order of the inputs, so the messages are the same for
-        // any number of threads.
-        let convert = |(input, target): &(&Input, PathBuf)| {
+        let workers = super::thread_pool(args.jobs)?.current_num_threads();
+        // Each file converted to its own output, what it says kept and said in the order of the
+        // inputs, so the messages are the same for any number of threads.
+        let convert = |i: usize, input: &Input, loaded: Option<Loaded>| {
             let mut said = Vec::new();
-            let done = convert_one(args, input, target.clone(), to_dir, &run, &mut said);
+            let target = targets[i].clone();
+            let done = convert_one(args, input, loaded, target, to_dir, &run, &mut said);
             (said, done)
         };
-        for batch in jobs.chunks(FILES_AT_ONCE) {
+        let mut say = |(said, done): (Vec<u8>, Result<ExitStatus, CliError>)| {
+            out.write_all(&said)?;
+            status = worse(status, done?);
+            Ok(())
+        };
+        if stream {
             // A stream (standard output, whose lock the caller may hold) is written on this
-            // thread.
-            let said: Vec<(Vec<u8>, Result<ExitStatus, CliError>)> = if stream {
-                batch.iter().map(convert).collect()
-            } else {
-                pool.install(|| batch.par_iter().map(convert).collect())
-            };
-            for (said, done) in said {
-                out.write_all(&said)?;
-                status = worse(status, done?);
+            // thread, the inputs one after the other.
+            for (i, input) in files.iter().enumerate() {
+                say(convert(i, input, None))?;
             }
+        } else {
+            // Files read ahead and converted in parallel, what they say written in order as soon
+            // as it is ready (the pipeline of `validate`); the notation readers are the threads'.
+            let readers = ReaderPool::new(workers, Mode::Lenient);
+            pipeline::for_each_file(
+                &files,
+                workers,
+                &readers,
+                |i, input, loaded, _| convert(i, input, Some(loaded)),
+                |_, result| say(result),
+            )?;
         }
     }
     if files.is_empty() && missing.is_empty() && skipped.is_empty() {
@@ -271,9 +279,6 @@ const fn extension(to: TargetFormat) -> &'static str {
     }
 }
 
-/// Input files converted at once (in parallel) before what they say is written out.
-const FILES_AT_ONCE: usize = 64;
-
 /// Games converted together: memory holds a batch, whatever the input's size.
 const BATCH: usize = 256;
 
@@ -385,11 +390,24 @@ fn merge_dropped(all: &mut Vec<String>, batch: Vec<String>, first: usize) {
 fn open_input<'a>(
     args: &ConvertArgs,
     input: &'a Input,
+    loaded: Option<Loaded>,
     out: &mut dyn Write,
 ) -> Result<Result<Opened<'a>, ExitStatus>, CliError> {
     let name = &input.display;
-    // The same reader as `validate`: the same games, encoding and errors.
-    let stream = match GameStream::open(&input.path, args.input.options()) {
+    // The same reader as `validate`: the same games, encoding and errors. A file the pipeline
+    // read is taken from its bytes; a large one (and any outside the pipeline) is streamed.
+    let opened = match loaded {
+        Some(Loaded::Bytes(bytes)) => {
+            let extension = input.path.extension().and_then(|e| e.to_str());
+            GameStream::from_reader(io::Cursor::new(bytes), extension, args.input.options())
+        }
+        Some(Loaded::Failed(e)) => Err(ReadError::new(
+            ReadErrorKind::Io,
+            format!("cannot read the file: {e}"),
+        )),
+        Some(Loaded::Large) | None => GameStream::open(&input.path, args.input.options()),
+    };
+    let stream = match opened {
         Ok(stream) => stream,
         Err(e) if e.kind == ReadErrorKind::Io => {
             writeln!(out, "{name}: cannot read it: {}", visible(&e.message))?;
@@ -465,6 +483,7 @@ fn finish_input(
 fn with_input(
     args: &ConvertArgs,
     input: &Input,
+    loaded: Option<Loaded>,
     out: &mut dyn Write,
     convert: impl FnOnce(&mut Games<'_>, (usize, Game), &mut dyn Write) -> Result<ExitStatus, CliError>,
 ) -> Result<ExitStatus, CliError> {
@@ -472,7 +491,7 @@ fn with_input(
         mut games,
         not_games,
         first,
-    } = match open_input(args, input, out)? {
+    } = match open_input(args, input, loaded, out)? {
         Ok(opened) => opened,
         Err(status) => return Ok(status),
     };
@@ -488,7 +507,7 @@ fn convert_into(
     sink: &mut Sink,
     out: &mut dyn Write,
 ) -> Result<ExitStatus, CliError> {
-    with_input(args, input, out, |games, first, out| {
+    with_input(args, input, None, out, |games, first, out| {
         let n = sink.write_input(args, games, first);
         let games_word = if n == 1 { "game" } else { "games" };
         writeln!(out, "{}: {n} {games_word}", input.display)?;
@@ -501,12 +520,13 @@ fn convert_into(
 fn convert_one(
     args: &ConvertArgs,
     input: &Input,
+    loaded: Option<Loaded>,
     target: PathBuf,
     to_dir: bool,
     run: &Run,
     out: &mut dyn Write,
 ) -> Result<ExitStatus, CliError> {
-    with_input(args, input, out, |games, first, out| {
+    with_input(args, input, loaded, out, |games, first, out| {
         convert_games(args, &input.display, games, first, target, to_dir, run, out)
     })
 }

@@ -213,7 +213,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         &files,
         pool.current_num_threads(),
         &readers,
-        |input, loaded, reader| {
+        |_, input, loaded, reader| {
             let sha256 = match &loaded {
                 Loaded::Bytes(bytes) => Some(xq_dataset::sha256_bytes(bytes)),
                 Loaded::Large => xq_dataset::sha256_file(&input.path).ok(),

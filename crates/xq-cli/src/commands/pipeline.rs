@@ -123,8 +123,9 @@ impl Gate {
     }
 }
 
-/// Reads, works on (`work`, on a worker with its notation reader) and hands to `sink` (on the
-/// calling thread, in input order) every file of `files`, with `workers` workers.
+/// Reads, works on (`work`, on a worker with the file's index and the worker's notation reader)
+/// and hands to `sink` (on the calling thread, in input order) every file of `files`, with
+/// `workers` workers.
 ///
 /// # Errors
 /// The first error of `sink`: the work stops there.
@@ -132,7 +133,7 @@ pub(crate) fn for_each_file<T: Send>(
     files: &[Input],
     workers: usize,
     readers: &ReaderPool,
-    work: impl Fn(&Input, Loaded, &mut Reader) -> T + Sync,
+    work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
     mut sink: impl FnMut(&Input, T) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let n = files.len();
@@ -187,7 +188,7 @@ pub(crate) fn for_each_file<T: Send>(
                     let Ok((i, loaded)) = item else { break };
                     let len = loaded.len();
                     let result =
-                        readers.with(Some(worker), |reader| work(&files[i], loaded, reader));
+                        readers.with(Some(worker), |reader| work(i, &files[i], loaded, reader));
                     gate.update(|state| {
                         state.held -= len;
                         state.held + len >= BUDGET
@@ -383,7 +384,7 @@ mod tests {
                 &files,
                 workers,
                 &readers,
-                |_, loaded, _| content(loaded),
+                |_, _, loaded, _| content(loaded),
                 |input, text| {
                     seen.push((input.display.clone(), text));
                     Ok(())
@@ -410,7 +411,7 @@ mod tests {
             &files,
             2,
             &readers,
-            |_, loaded, _| {
+            |_, _, loaded, _| {
                 worked.fetch_add(1, Ordering::Relaxed);
                 content(loaded)
             },
@@ -445,6 +446,6 @@ mod tests {
     #[test]
     fn no_files_is_nothing_to_do() {
         let readers = ReaderPool::new(1, Mode::Lenient);
-        for_each_file(&[], 2, &readers, |_, _, _| (), |_, ()| unreachable!()).unwrap();
+        for_each_file(&[], 2, &readers, |_, _, _, _| (), |_, ()| unreachable!()).unwrap();
     }
 }

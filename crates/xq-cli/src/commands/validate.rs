@@ -59,7 +59,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
         &files,
         pool.current_num_threads(),
         &readers,
-        |input, loaded, reader| check_loaded(input, loaded, options, reader, report_only),
+        |_, input, loaded, reader| check_loaded(input, loaded, options, reader, report_only),
         |input, checked| {
             match checked {
                 Checked::Large => check_large(input, options, &readers, &pool, &mut report, &bar)?,
