@@ -266,6 +266,9 @@ pub struct Limits {
     /// exchange, 邀兑): the starting side does not take its partner in the search (it cannot
     /// count on winning it: the opponent may accept the exchange instead).
     pub face_offs: Vec<(xq_core::Square, xq_core::Square)>,
+    /// Whether the starting side is a chaser whose king's and pawns' captures on their own win
+    /// nothing (26.8, see [`own_doing_excluded`]); off for offers, traps and protection.
+    pub chaser: bool,
 }
 
 impl Default for Limits {
@@ -279,6 +282,7 @@ impl Default for Limits {
             counter_checks: 3,
             defence: Defence::Anything,
             face_offs: Vec::new(),
+            chaser: false,
         }
     }
 }
@@ -439,7 +443,7 @@ fn quiesce(
         next.ply += 1;
         if let Some(piece) = captured {
             if maximizing {
-                if own_doing_excluded(pos, m, s, st.fought_on) {
+                if limits.chaser && own_doing_excluded(pos, m, s, st.fought_on) {
                     // 26.8: a king's or a pawn's capture on its own, after the first move, is
                     // the small piece's own doing and wins nothing for the chase.
                 } else {

@@ -67,6 +67,7 @@ pub fn threats(pos: &Position, budget: &mut Budget) -> Vec<Threat> {
     let us = pos.turn();
     let general = Limits {
         face_offs: face_offs(&pos),
+        chaser: true,
         ..Limits::default()
     };
     let recaptures = Limits {
@@ -108,7 +109,7 @@ fn only_elsewhere(pos: &Position, line: &[Move]) -> bool {
     let mut capturers = Bitboard::EMPTY;
     let mut theirs = 0;
     for &m in line {
-        let taken = scratch.piece_at(m.to).is_some();
+        let taken = scratch.piece_at(m.to).is_some_and(|p| is_material(p, m.to));
         if scratch.turn() == us {
             if capturers.contains(m.from) {
                 capturers.discard(m.from);
@@ -204,6 +205,7 @@ pub fn wins_without(
     }
     let limits = Limits {
         face_offs: face_offs(&reduced),
+        chaser: true,
         ..Limits::default()
     };
     let line = line_after(&mut reduced, first, &limits, budget);

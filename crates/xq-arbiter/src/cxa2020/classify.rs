@@ -177,9 +177,14 @@ fn checker_protected(threatened: &Position, check: Move, t: &Threat) -> bool {
     if setup.board.piece_at(check.from).is_some() {
         return false;
     }
+    // The checker still stands where it checked (an answer that took it leaves nothing to put
+    // back).
     let Some(checker) = setup.board.remove(check.to) else {
         return false;
     };
+    if checker.color == threatened.turn() {
+        return false;
+    }
     setup.board.put(check.from, checker);
     let Ok(mut back) = Position::from_setup(setup).or_else(|e| e.ignore_implausible()) else {
         return false;
