@@ -375,6 +375,7 @@ fn quiesce(
     };
     let mut candidates: MoveList = MoveList::new();
     let recapture_only = !maximizing && limits.defence == Defence::Recaptures;
+    let checks = (!in_check && budget_left > 0).then(|| pos.check_test());
     for &m in moves.iter() {
         if in_check {
             // Every answer to a check, taking a face-off partner included; but protecting a
@@ -394,7 +395,7 @@ fn quiesce(
             if !recapture_only || st.taken_on.contains(m.to) {
                 candidates.push(m);
             }
-        } else if budget_left > 0 && gives_check(pos, m) {
+        } else if checks.as_ref().is_some_and(|c| c.gives_check(m)) {
             candidates.push(m);
         }
     }

@@ -24,7 +24,7 @@ use crate::{
     Bitboard, Board, ByColor, Color, Move, MoveList, Piece, PositionError, Role, Setup, Square,
     attacks::{
         ADVISOR_STEPS, ELEPHANT_STEPS, FILE_MASK, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
-        PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, between, line_nearest, line_view,
+        PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, Steps, between, line_nearest, line_view,
     },
     board::BitIter,
     zobrist,
@@ -335,64 +335,37 @@ impl Position {
         }
         let occ = board.occupied().without(from).with(to);
         let horses = role_after(Role::Horse);
-        if HORSE_ATTACKERS[king.index()]
-            .iter()
-            .any(|(h, leg)| horses.contains(h) && !occ.contains(leg))
+        if (horses & HORSE_POINTS[king.index()]).any()
+            && HORSE_ATTACKERS[king.index()]
+                .iter()
+                .any(|(h, leg)| horses.contains(h) && !occ.contains(leg))
         {
             return true;
         }
         (PAWN_ATTACKERS[us.index()][king.index()] & role_after(Role::Pawn)).any()
     }
 
+    /// A test of many moves of this position for check (see [`CheckTest`]).
+    pub fn check_test(&self) -> CheckTest<'_> {
+        CheckTest {
+            pos: self,
+            risk: CheckRisk::new(self),
+        }
+    }
+
     /// The legal moves of the side to move that give check, in the order of
     /// [`Position::legal_moves`].
     pub fn legal_checks(&self) -> MoveList {
-        let us = self.turn;
-        let king = self.kings[us.other()];
-        let board = &self.board;
-        // A king not attacked yet (always, in a game) is attacked after a move only through
-        // what the move does near it: a rook, cannon or king landing on the king's rank or file,
-        // any piece landing there in front of a cannon (a screen), a piece leaving the rank or
-        // file with a rook, cannon or king of the mover behind it, a piece leaving the leg of a
-        // horse aimed at the king, a horse or a pawn stepping to where it attacks the king. A
-        // king already attacked (the opponent passed) is tested after every move.
-        let everywhere = self.is_king_attacked(us.other());
-        let ours = board.by_color(us);
-        let rank = Bitboard::from_rank(king.rank());
-        let file = FILES[king.file().index()];
-        let sliders =
-            (board.by_role(Role::Rook) | board.by_role(Role::Cannon) | board.by_role(Role::King))
-                & ours;
-        let cannons = board.by_role(Role::Cannon) & ours;
-        let horses = board.by_role(Role::Horse) & ours;
-        let pawns = board.by_role(Role::Pawn) & ours;
-        let mut legs = Bitboard::EMPTY;
-        let mut horse_points = Bitboard::EMPTY;
-        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
-            if horses.contains(h) {
-                legs.add(leg);
-            }
-            horse_points.add(h);
-        }
-        let pawn_points = PAWN_ATTACKERS[us.index()][king.index()];
-        let onto_rank = (rank & cannons).any();
-        let onto_file = (file & cannons).any();
-        let near = |from: Square, to: Square| {
-            everywhere
-                || (rank.contains(to) && (onto_rank || sliders.contains(from)))
-                || (file.contains(to) && (onto_file || sliders.contains(from)))
-                || (rank.contains(from) && (rank & sliders).without(from).any())
-                || (file.contains(from) && (file & sliders).without(from).any())
-                || legs.contains(from)
-                || (horses.contains(from) && horse_points.contains(to))
-                || (pawns.contains(from) && pawn_points.contains(to))
-        };
+        let risk = CheckRisk::new(self);
         let mut list = MoveList::new();
-        self.gen_legal_where(near, |m| {
-            if self.gives_check(m) {
-                list.push(m);
-            }
-        });
+        self.gen_legal_where(
+            |from, to| risk.may_check(from, to),
+            |m| {
+                if self.gives_check(m) {
+                    list.push(m);
+                }
+            },
+        );
         list
     }
 
@@ -463,26 +436,33 @@ impl Position {
                 });
             }
         }
-        let mut scratch = self.clone();
-        self.legal_moves().iter().any(|&m| {
+        let checks = self.check_test();
+        // Settled moves need no legality test either: only the others are generated as legal
+        // moves and played.
+        let open = |from: Square, to: Square| {
+            let m = Move::new(from, to);
             if skip(m) {
                 return false;
             }
-            let touched = Bitboard::from_square(m.from).with(m.to);
+            let touched = Bitboard::from_square(from).with(to);
             let untouched = |w: &Bitboard| (*w & touched).is_empty();
             let settled = if (touched & near).is_empty() {
                 free[..n_free].iter().any(untouched)
             } else {
-                robust[..n_robust].iter().any(untouched) && !self.gives_check(m)
+                robust[..n_robust].iter().any(untouched) && !checks.gives_check(m)
             };
-            if settled {
-                return false;
+            !settled
+        };
+        let mut scratch = self.clone();
+        let mut mates = false;
+        self.gen_legal_where(open, |m| {
+            if !mates {
+                let undo = scratch.make_move(m);
+                mates = !scratch.has_legal_move();
+                scratch.unmake_move(m, undo);
             }
-            let undo = scratch.make_move(m);
-            let mated = !scratch.has_legal_move();
-            scratch.unmake_move(m, undo);
-            mated
-        })
+        });
+        mates
     }
 
     /// Whether after `m` a rook or king of `straight` sees `king` along its rank or file, or a
@@ -496,20 +476,30 @@ impl Position {
         cannons: Bitboard,
     ) -> bool {
         let (kf, kr) = (king.file().index(), king.rank().index());
+        // A line with no rook, king or cannon of the attacker on it is passed over at once.
+        let attackers = straight | cannons;
+        let on_rank = (attackers & Bitboard::from_rank(king.rank())).any();
+        let on_file = (attackers & FILES[kf]).any();
+        if !on_rank && !on_file {
+            return false;
+        }
         let (rank_occ, file_occ) = self.lines_after(m, kf, kr);
-        line_attacked(
-            rank_occ,
-            kf,
-            |b| Square::from_index(kr * 9 + b as usize),
-            straight,
-            cannons,
-        ) || line_attacked(
-            file_occ,
-            kr,
-            |b| Square::from_index(b as usize * 9 + kf),
-            straight,
-            cannons,
-        )
+        (on_rank
+            && line_attacked(
+                rank_occ,
+                kf,
+                |b| Square::from_index(kr * 9 + b as usize),
+                straight,
+                cannons,
+            ))
+            || (on_file
+                && line_attacked(
+                    file_occ,
+                    kr,
+                    |b| Square::from_index(b as usize * 9 + kf),
+                    straight,
+                    cannons,
+                ))
     }
 
     /// The occupancy of rank `kr` and file `kf` after `m` (a piece leaves `m.from`, one stands
@@ -923,22 +913,34 @@ impl Position {
             straight,
             cannons,
         };
-        lines.scan(
-            board.rank_bits(kr),
-            kf,
-            |b| Square::from_index(kr * 9 + b as usize),
-            &mut safety,
-        );
-        lines.scan(
-            board.file_bits(kf),
-            kr,
-            |b| Square::from_index(b as usize * 9 + kf),
-            &mut safety,
-        );
+        // A line with no enemy rook, king or cannon on it has no checker, shield or forbidden
+        // point.
+        let attackers = straight | cannons;
+        if (attackers & Bitboard::from_rank(king.rank())).any() {
+            lines.scan(
+                board.rank_bits(kr),
+                kf,
+                |b| Square::from_index(kr * 9 + b as usize),
+                &mut safety,
+            );
+        }
+        if (attackers & FILES[kf]).any() {
+            lines.scan(
+                board.file_bits(kf),
+                kr,
+                |b| Square::from_index(b as usize * 9 + kf),
+                &mut safety,
+            );
+        }
 
         let horses = board.by_role(Role::Horse) & theirs;
         let occ = board.occupied();
-        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+        let near_horses = if (horses & HORSE_POINTS[king.index()]).any() {
+            HORSE_ATTACKERS[king.index()]
+        } else {
+            Steps::EMPTY
+        };
+        for (h, leg) in near_horses.iter() {
             if horses.contains(h) {
                 if !occ.contains(leg) {
                     safety.checkers.add(h);
@@ -972,9 +974,11 @@ impl Position {
             return false;
         }
         let horses = board.by_role(Role::Horse) & theirs;
-        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
-            if horses.contains(h) && !occ.contains(leg) {
-                return false;
+        if (horses & HORSE_POINTS[king.index()]).any() {
+            for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+                if horses.contains(h) && !occ.contains(leg) {
+                    return false;
+                }
             }
         }
         (PAWN_ATTACKERS[them.index()][king.index()] & theirs & board.by_role(Role::Pawn)).is_empty()
@@ -996,6 +1000,97 @@ impl Position {
     }
 }
 
+/// Answers "does this move give check" for many moves of one position: the moves that cannot
+/// (most of them) are told apart at once, the others are worked out as
+/// [`Position::gives_check`] does. Made by [`Position::check_test`].
+#[derive(Debug)]
+pub struct CheckTest<'a> {
+    pos: &'a Position,
+    risk: CheckRisk,
+}
+
+impl CheckTest<'_> {
+    /// Whether the move `m` of the side to move gives check: the same answer as
+    /// [`Position::gives_check`].
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.risk.may_check(m.from, m.to) && self.pos.gives_check(m)
+    }
+}
+
+/// Which moves of the side to move may give check (the others cannot).
+///
+/// A king not attacked yet (always, in a game) is attacked after a move only through what the
+/// move does near it: a rook, cannon or king landing on the king's rank or file, any piece
+/// landing there in front of a cannon (a screen), a piece leaving the rank or file with a rook,
+/// cannon or king of the mover behind it, a piece leaving the leg of a horse aimed at the king,
+/// a horse or a pawn stepping to where it attacks the king. A king already attacked (the opponent
+/// passed) may be in check after any move.
+#[derive(Debug)]
+struct CheckRisk {
+    everywhere: bool,
+    rank: Bitboard,
+    file: Bitboard,
+    sliders: Bitboard,
+    onto_rank: bool,
+    onto_file: bool,
+    legs: Bitboard,
+    horses: Bitboard,
+    horse_points: Bitboard,
+    pawns: Bitboard,
+    pawn_points: Bitboard,
+}
+
+impl CheckRisk {
+    fn new(pos: &Position) -> CheckRisk {
+        let us = pos.turn;
+        let king = pos.kings[us.other()];
+        let board = &pos.board;
+        let ours = board.by_color(us);
+        let rank = Bitboard::from_rank(king.rank());
+        let file = FILES[king.file().index()];
+        let sliders =
+            (board.by_role(Role::Rook) | board.by_role(Role::Cannon) | board.by_role(Role::King))
+                & ours;
+        let cannons = board.by_role(Role::Cannon) & ours;
+        let horses = board.by_role(Role::Horse) & ours;
+        let mut legs = Bitboard::EMPTY;
+        let mut horse_points = Bitboard::EMPTY;
+        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+            if horses.contains(h) {
+                legs.add(leg);
+            }
+            horse_points.add(h);
+        }
+        CheckRisk {
+            everywhere: pos.is_king_attacked(us.other()),
+            rank,
+            file,
+            sliders,
+            onto_rank: (rank & cannons).any(),
+            onto_file: (file & cannons).any(),
+            legs,
+            horses,
+            horse_points,
+            pawns: board.by_role(Role::Pawn) & ours,
+            pawn_points: PAWN_ATTACKERS[us.index()][king.index()],
+        }
+    }
+
+    /// Whether the move `from`–`to` may give check.
+    #[inline(always)]
+    fn may_check(&self, from: Square, to: Square) -> bool {
+        self.everywhere
+            || (self.rank.contains(to) && (self.onto_rank || self.sliders.contains(from)))
+            || (self.file.contains(to) && (self.onto_file || self.sliders.contains(from)))
+            || (self.rank.contains(from) && (self.rank & self.sliders).without(from).any())
+            || (self.file.contains(from) && (self.file & self.sliders).without(from).any())
+            || self.legs.contains(from)
+            || (self.horses.contains(from) && self.horse_points.contains(to))
+            || (self.pawns.contains(from) && self.pawn_points.contains(to))
+    }
+}
+
 /// The points a move of a `color` `role` from `from` to `to` depends on: both ends, the points
 /// a rook or cannon passes over, the horse's leg, the elephant's eye.
 fn move_points(role: Role, color: Color, from: Square, to: Square) -> Bitboard {
@@ -1013,6 +1108,25 @@ fn move_points(role: Role, color: Color, from: Square, to: Square) -> Bitboard {
         Role::Pawn | Role::Advisor | Role::King => ends,
     }
 }
+
+/// For each point, where a horse (of either side) must stand to attack it: the points of
+/// `HORSE_ATTACKERS`, as a set, so that a king with no horse near is passed over at once.
+const HORSE_POINTS: [Bitboard; 90] = {
+    let mut table = [Bitboard::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let steps = &HORSE_ATTACKERS[s];
+        let mut bits = 0u128;
+        let mut i = 0;
+        while i < steps.len as usize {
+            bits |= 1u128 << steps.to[i];
+            i += 1;
+        }
+        table[s] = Bitboard(bits);
+        s += 1;
+    }
+    table
+};
 
 /// The points of each file.
 const FILES: [Bitboard; 9] = {
@@ -1155,11 +1269,13 @@ fn line_attacked(
     straight: Bitboard,
     cannons: Bitboard,
 ) -> bool {
-    [true, false].into_iter().any(|upwards| {
-        let near = line_nearest(occ, pos as u32, upwards);
+    // Both directions spelled out: an iterator over them is not always unrolled, and this runs
+    // for every move the searches test.
+    let seen = |near: [Option<u32>; 3]| {
         near[0].is_some_and(|b| straight.contains(to_sq(b)))
             || near[1].is_some_and(|b| cannons.contains(to_sq(b)))
-    })
+    };
+    seen(line_nearest(occ, pos as u32, true)) || seen(line_nearest(occ, pos as u32, false))
 }
 
 impl Default for Position {
