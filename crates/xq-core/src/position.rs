@@ -359,6 +359,7 @@ impl Position {
         let risk = CheckRisk::new(self);
         let mut list = MoveList::new();
         self.gen_legal_where(
+            risk.pieces(self),
             |from, to| risk.may_check(from, to),
             |m| {
                 if self.gives_check(m) {
@@ -455,7 +456,7 @@ impl Position {
         };
         let mut scratch = self.clone();
         let mut mates = false;
-        self.gen_legal_where(open, |m| {
+        self.gen_legal_where(Bitboard::FULL, open, |m| {
             if !mates {
                 let undo = scratch.make_move(m);
                 mates = !scratch.has_legal_move();
@@ -553,7 +554,12 @@ impl Position {
             }
         };
         self.gen_piece(us, king, Role::King, &mut test);
-        for from in self.board.by_color(us).without(king) {
+        let movers = if in_check {
+            answers.pieces(self, us)
+        } else {
+            self.board.by_color(us)
+        };
+        for from in movers.without(king) {
             if found.get() {
                 break;
             }
@@ -741,17 +747,26 @@ impl Position {
     /// Calls `emit` for every legal move `from`–`to` for which `wanted(from, to)` holds, in the
     /// order of [`Position::legal_moves`] (the filter comes before the legality test).
     #[inline]
-    fn gen_legal_where(&self, wanted: impl Fn(Square, Square) -> bool, mut emit: impl FnMut(Move)) {
+    fn gen_legal_where(
+        &self,
+        from_mask: Bitboard,
+        wanted: impl Fn(Square, Square) -> bool,
+        mut emit: impl FnMut(Move),
+    ) {
         let us = self.turn;
         let safety = self.safety(us);
         let king = self.kings[us];
         let answers = Answers::new(self, us, safety.checkers);
-        let (slow_from, slow_to) = if safety.checkers.any() {
-            (Bitboard::FULL, Bitboard::FULL)
+        let (slow_from, slow_to, from_mask) = if safety.checkers.any() {
+            (
+                Bitboard::FULL,
+                Bitboard::FULL,
+                from_mask & answers.pieces(self, us),
+            )
         } else {
-            (safety.blockers.with(king), safety.forbidden)
+            (safety.blockers.with(king), safety.forbidden, from_mask)
         };
-        self.gen_pseudo(us, Bitboard::FULL, &mut |from, to| {
+        self.gen_pseudo(us, from_mask, &mut |from, to| {
             if wanted(from, to)
                 && (!(slow_from.contains(from) || slow_to.contains(to))
                     || (answers.may_answer(from, to)
@@ -770,6 +785,7 @@ impl Position {
         let king = self.kings[us];
         if safety.checkers.any() {
             let answers = Answers::new(self, us, safety.checkers);
+            let from_mask = from_mask & answers.pieces(self, us);
             self.gen_pseudo(us, from_mask, &mut |from, to| {
                 let m = Move::new(from, to);
                 if answers.may_answer(from, to) && self.king_safe_after(m, us) {
@@ -1032,8 +1048,9 @@ struct CheckRisk {
     rank: Bitboard,
     file: Bitboard,
     sliders: Bitboard,
-    onto_rank: bool,
-    onto_file: bool,
+    /// The points between the king and a cannon of the mover on its rank or file: a piece
+    /// landing there may become the cannon's screen.
+    screens: Bitboard,
     legs: Bitboard,
     horses: Bitboard,
     horse_points: Bitboard,
@@ -1067,8 +1084,9 @@ impl CheckRisk {
             rank,
             file,
             sliders,
-            onto_rank: (rank & cannons).any(),
-            onto_file: (file & cannons).any(),
+            screens: ((rank | file) & cannons)
+                .into_iter()
+                .fold(Bitboard::EMPTY, |b, c| b | between(king, c)),
             legs,
             horses,
             horse_points,
@@ -1077,12 +1095,45 @@ impl CheckRisk {
         }
     }
 
+    /// The mover's pieces that have a move that may give check (a superset): the others' moves
+    /// all fail [`CheckRisk::may_check`].
+    fn pieces(&self, pos: &Position) -> Bitboard {
+        let us = pos.turn;
+        let ours = pos.board.by_color(us);
+        if self.everywhere {
+            return ours;
+        }
+        let board = &pos.board;
+        let mut pieces = self.sliders | self.horses | (ours & (self.rank | self.file | self.legs));
+        for p in self.pawns {
+            if (PAWN_STEPS[us.index()][p.index()] & (self.pawn_points | self.screens)).any() {
+                pieces.add(p);
+            }
+        }
+        if self.screens.any() {
+            for a in board.by_role(Role::Advisor) & ours {
+                if (ADVISOR_STEPS[a.index()] & self.screens).any() {
+                    pieces.add(a);
+                }
+            }
+            for e in board.by_role(Role::Elephant) & ours {
+                if ELEPHANT_STEPS[us.index()][e.index()]
+                    .iter()
+                    .any(|(to, _)| self.screens.contains(to))
+                {
+                    pieces.add(e);
+                }
+            }
+        }
+        pieces
+    }
+
     /// Whether the move `from`–`to` may give check.
     #[inline(always)]
     fn may_check(&self, from: Square, to: Square) -> bool {
         self.everywhere
-            || (self.rank.contains(to) && (self.onto_rank || self.sliders.contains(from)))
-            || (self.file.contains(to) && (self.onto_file || self.sliders.contains(from)))
+            || self.screens.contains(to)
+            || ((self.rank | self.file).contains(to) && self.sliders.contains(from))
             || (self.rank.contains(from) && (self.rank & self.sliders).without(from).any())
             || (self.file.contains(from) && (self.file & self.sliders).without(from).any())
             || self.legs.contains(from)
@@ -1201,6 +1252,44 @@ impl Answers {
             answers.len += 1;
         }
         answers
+    }
+
+    /// The pieces of `us` that have a move that may answer every check (a superset): the king,
+    /// and each piece that stands where leaving answers a check or can step onto a point that
+    /// answers the others.
+    fn pieces(&self, pos: &Position, us: Color) -> Bitboard {
+        let board = &pos.board;
+        let ours = board.by_color(us);
+        if self.len == 0 {
+            return ours;
+        }
+        let mut pieces = Bitboard::from_square(self.king);
+        for p in ours.without(self.king) {
+            let mut need = Bitboard::FULL;
+            for i in 0..self.len {
+                if !self.from[i].contains(p) {
+                    need &= self.to[i];
+                }
+            }
+            let reaches = match board.piece_at(p).map(|piece| piece.role) {
+                Some(Role::Rook | Role::Cannon) => {
+                    (need & (Bitboard::from_rank(p.rank()) | FILES[p.file().index()])).any()
+                }
+                Some(Role::Horse) => HORSE_STEPS[p.index()]
+                    .iter()
+                    .any(|(to, _)| need.contains(to)),
+                Some(Role::Elephant) => ELEPHANT_STEPS[us.index()][p.index()]
+                    .iter()
+                    .any(|(to, _)| need.contains(to)),
+                Some(Role::Advisor) => (ADVISOR_STEPS[p.index()] & need).any(),
+                Some(Role::Pawn) => (PAWN_STEPS[us.index()][p.index()] & need).any(),
+                Some(Role::King) | None => true,
+            };
+            if reaches {
+                pieces.add(p);
+            }
+        }
+        pieces
     }
 
     /// Whether the move `from`–`to` may answer every check (a king move always may).
