@@ -39,3 +39,22 @@ pub(crate) fn load(name: &str) -> Vec<Case> {
         })
         .collect()
 }
+
+/// A move list of `fixtures/judge/{name}.txt`: comment lines (`#`), the start FEN, then the moves
+/// (UCCI), as `xq judge` reads them.
+#[allow(dead_code)] // each bench uses what it needs
+pub(crate) fn move_list(name: &str) -> (Position, Vec<Move>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/judge")
+        .join(format!("{name}.txt"));
+    let text = std::fs::read_to_string(path).expect("the move list");
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let start = Position::from_fen_lenient(lines.next().expect("a FEN line")).expect("FEN");
+    let moves = lines
+        .flat_map(str::split_whitespace)
+        .map(|m| m.parse().expect("UCCI"))
+        .collect();
+    (start, moves)
+}

@@ -49,7 +49,7 @@ impl Budget {
         if let Some(&known) = self.mates.get(&key) {
             return known;
         }
-        let mates = mate_in_one_avoiding(pos, face_offs).is_some();
+        let mates = pos.mates_at_once(|m| is_face_off(face_offs, m));
         if self.mates.len() < 1 << 20 {
             self.mates.insert(key, mates);
         }
@@ -73,33 +73,22 @@ impl Budget {
 
 /// Whether `m` gives check in `pos` (the side to move plays it).
 pub fn gives_check(pos: &mut Position, m: Move) -> bool {
-    let undo = pos.make_move(m);
-    let check = pos.is_check();
-    pos.unmake_move(m, undo);
-    check
+    pos.gives_check(m)
 }
 
-/// A move of the side to move that mates at once (将死 or 困毙 of the opponent).
+/// A move of the side to move that mates at once (将死 or 困毙 of the opponent): the first in
+/// the order of [`Position::legal_moves`].
 pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
-    mate_in_one_avoiding(pos, &[])
-}
-
-/// [`mate_in_one`] without taking a `face_offs` partner.
-fn mate_in_one_avoiding(
-    pos: &mut Position,
-    face_offs: &[(xq_core::Square, xq_core::Square)],
-) -> Option<Move> {
+    if !pos.mates_at_once(|_| false) {
+        return None;
+    }
     let moves = pos.legal_moves();
-    moves
-        .iter()
-        .copied()
-        .filter(|m| !is_face_off(face_offs, *m))
-        .find(|&m| {
-            let undo = pos.make_move(m);
-            let mated = !pos.has_legal_move();
-            pos.unmake_move(m, undo);
-            mated
-        })
+    moves.iter().copied().find(|&m| {
+        let undo = pos.make_move(m);
+        let mated = !pos.has_legal_move();
+        pos.unmake_move(m, undo);
+        mated
+    })
 }
 
 /// A mate forced by the side to move using only checking moves (the opponent answering each
@@ -180,10 +169,19 @@ fn defend(
     budget: &mut Budget,
     path: &mut Vec<u64>,
 ) -> Option<Vec<Move>> {
-    if !pos.has_legal_move() {
-        return Some(Vec::new());
+    if checks == 0 {
+        // No check left to give: mated now, or the first answer (any) escapes. The answer is
+        // counted against the budget as if it were played.
+        if !pos.has_legal_move() {
+            return Some(Vec::new());
+        }
+        budget.spend();
+        return None;
     }
     let replies = pos.legal_moves();
+    if replies.is_empty() {
+        return Some(Vec::new());
+    }
     let mut longest: Option<Vec<Move>> = None;
     for &r in replies.iter() {
         if !budget.spend() {
@@ -221,12 +219,7 @@ fn unvisited<T>(
 
 /// The legal moves of the side to move that give check.
 pub fn checking_moves(pos: &mut Position) -> Vec<Move> {
-    let moves = pos.legal_moves();
-    moves
-        .iter()
-        .copied()
-        .filter(|&m| gives_check(pos, m))
-        .collect()
+    pos.legal_checks().to_vec()
 }
 
 /// The result of a material search: the balance for the side that started, and the line.
@@ -390,6 +383,7 @@ fn quiesce(
     };
     let mut candidates: MoveList = MoveList::new();
     let recapture_only = !maximizing && limits.defence == Defence::Recaptures;
+    let checks = (!in_check && budget_left > 0).then(|| pos.check_test());
     for &m in moves.iter() {
         if in_check {
             // Every answer to a check, taking a face-off partner included; but protecting a
@@ -409,7 +403,7 @@ fn quiesce(
             if !recapture_only || st.taken_on.contains(m.to) {
                 candidates.push(m);
             }
-        } else if budget_left > 0 && gives_check(pos, m) {
+        } else if checks.as_ref().is_some_and(|c| c.gives_check(m)) {
             candidates.push(m);
         }
     }

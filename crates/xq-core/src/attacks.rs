@@ -18,7 +18,7 @@ pub(crate) struct Steps {
 }
 
 impl Steps {
-    const EMPTY: Steps = Steps {
+    pub(crate) const EMPTY: Steps = Steps {
         len: 0,
         to: [0; 8],
         via: [0; 8],

@@ -44,7 +44,7 @@ pub use crate::{
     fen::{FenError, ParseFenError, START_FEN},
     moves::{MAX_MOVES, Move, MoveList, ParseMoveError},
     obstacle::Obstacle,
-    position::{EndReason, IllegalMove, Outcome, PlayError, Position, Undo},
+    position::{CheckTest, EndReason, IllegalMove, Outcome, PlayError, Position, Undo},
     role::{ByRole, Piece, Role},
     setup::{PositionError, Problem, Setup, can_stand_on, max_count},
     square::{File, ParseSquareError, Rank, Square},

@@ -24,7 +24,7 @@ use crate::{
     Bitboard, Board, ByColor, Color, Move, MoveList, Piece, PositionError, Role, Setup, Square,
     attacks::{
         ADVISOR_STEPS, ELEPHANT_STEPS, FILE_MASK, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
-        PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, between, line_nearest, line_view,
+        PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, Steps, between, line_nearest, line_view,
     },
     board::BitIter,
     zobrist,
@@ -304,6 +304,227 @@ impl Position {
         n
     }
 
+    /// Whether the move `m` of the side to move gives check: afterwards the opponent's king is
+    /// attacked (the kings facing included). The same answer as playing `m` and asking
+    /// [`Position::is_check`], worked out from the lines, legs and steps around the opponent's
+    /// king without playing the move.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let board = &self.board;
+        let us = self.turn;
+        let king = self.kings[us.other()];
+        let (from, to) = (m.from, m.to);
+        let mover = board.piece_at(from);
+        let Some(piece) = mover.filter(|p| {
+            p.color == us && from != to && to != king && !board.by_color(us).contains(to)
+        }) else {
+            // Not a move of the mover's own piece to a point it may take: play it.
+            let mut after = self.clone();
+            after.make_move(m);
+            return after.is_check();
+        };
+        let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
+        let ours = board.by_color(us);
+        let role_after = |role: Role| {
+            let bb = board.by_role(role) & ours;
+            if role == piece.role { bb ^ moved } else { bb }
+        };
+        let straight = role_after(Role::Rook) | role_after(Role::King);
+        let cannons = role_after(Role::Cannon);
+        if self.line_attacked_after(m, king, straight, cannons) {
+            return true;
+        }
+        let occ = board.occupied().without(from).with(to);
+        let horses = role_after(Role::Horse);
+        if (horses & HORSE_POINTS[king.index()]).any()
+            && HORSE_ATTACKERS[king.index()]
+                .iter()
+                .any(|(h, leg)| horses.contains(h) && !occ.contains(leg))
+        {
+            return true;
+        }
+        (PAWN_ATTACKERS[us.index()][king.index()] & role_after(Role::Pawn)).any()
+    }
+
+    /// A test of many moves of this position for check (see [`CheckTest`]).
+    pub fn check_test(&self) -> CheckTest<'_> {
+        CheckTest {
+            pos: self,
+            risk: CheckRisk::new(self),
+        }
+    }
+
+    /// The legal moves of the side to move that give check, in the order of
+    /// [`Position::legal_moves`].
+    pub fn legal_checks(&self) -> MoveList {
+        let risk = CheckRisk::new(self);
+        let mut list = MoveList::new();
+        self.gen_legal_where(
+            risk.pieces(self),
+            |from, to| risk.may_check(from, to),
+            |m| {
+                if self.gives_check(m) {
+                    list.push(m);
+                }
+            },
+        );
+        list
+    }
+
+    /// Whether the side to move has a legal move, other than those `skip` names, after which the
+    /// opponent has no legal move (将死 or 困毙: it wins at once).
+    ///
+    /// The same answer as playing every legal move and asking [`Position::has_legal_move`], but
+    /// most moves are settled without being played, by an opponent's move that stays legal after
+    /// them (a witness). The opponent's king safety (its checkers, shielding pieces and the points
+    /// a cannon forbids) depends only on the points of the king's rank and file, the horse points
+    /// and legs around it, and where a pawn attacks it (`near`). So:
+    /// - a move that touches none of those points gives no check and changes nothing there: an
+    ///   opponent's move that was legal without a test (not of the king or a shielding piece, not
+    ///   onto a forbidden point) stays legal if the move touches none of its points (start, end,
+    ///   the points passed over, the leg or eye);
+    /// - a move that gives no check can only add shielding pieces and forbidden points on the
+    ///   king's lines and legs: an opponent's move from off those points to off the lines, whose
+    ///   points the move does not touch, stays legal.
+    pub fn mates_at_once(&self, skip: impl Fn(Move) -> bool) -> bool {
+        const WITNESSES: usize = 8;
+        let us = self.turn;
+        let them = us.other();
+        let board = &self.board;
+        let theirs = self.safety(them);
+        let king = self.kings[them];
+        let mut lines = Bitboard::from_rank(king.rank()) | FILES[king.file().index()];
+        let mut near = lines | PAWN_ATTACKERS[us.index()][king.index()];
+        let mut legs = Bitboard::EMPTY;
+        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+            near = near.with(h).with(leg);
+            legs.add(leg);
+        }
+        if theirs.checkers.any() {
+            // The king is attacked already (the opponent passed): play every move.
+            near = Bitboard::FULL;
+            lines = Bitboard::FULL;
+        }
+        let (slow_from, slow_to) = (theirs.blockers.with(king), theirs.forbidden);
+        let mut free = [Bitboard::EMPTY; WITNESSES];
+        let mut robust = [Bitboard::EMPTY; WITNESSES];
+        let (mut n_free, mut n_robust) = (0, 0);
+        // The opponent's moves legal without a test, at most two a piece, short ones first.
+        for role in [
+            Role::Pawn,
+            Role::Advisor,
+            Role::Elephant,
+            Role::Horse,
+            Role::Rook,
+            Role::Cannon,
+        ] {
+            for from in board.by_color(them) & board.by_role(role) & !slow_from {
+                let (mut per_piece, mut per_piece_robust) = (0, 0);
+                let far = !lines.contains(from) && !legs.contains(from);
+                self.gen_piece(them, from, role, &mut |from, to| {
+                    if slow_to.contains(to) {
+                        return;
+                    }
+                    if n_free < WITNESSES && per_piece < 2 {
+                        free[n_free] = move_points(role, them, from, to);
+                        n_free += 1;
+                        per_piece += 1;
+                    }
+                    if far && !lines.contains(to) && n_robust < WITNESSES && per_piece_robust < 2 {
+                        robust[n_robust] = move_points(role, them, from, to);
+                        n_robust += 1;
+                        per_piece_robust += 1;
+                    }
+                });
+            }
+        }
+        let checks = self.check_test();
+        // Settled moves need no legality test either: only the others are generated as legal
+        // moves and played.
+        let open = |from: Square, to: Square| {
+            let m = Move::new(from, to);
+            if skip(m) {
+                return false;
+            }
+            let touched = Bitboard::from_square(from).with(to);
+            let untouched = |w: &Bitboard| (*w & touched).is_empty();
+            let settled = if (touched & near).is_empty() {
+                free[..n_free].iter().any(untouched)
+            } else {
+                robust[..n_robust].iter().any(untouched) && !checks.gives_check(m)
+            };
+            !settled
+        };
+        let mut scratch = self.clone();
+        let mut mates = false;
+        self.gen_legal_where(Bitboard::FULL, open, |m| {
+            if !mates {
+                let undo = scratch.make_move(m);
+                mates = !scratch.has_legal_move();
+                scratch.unmake_move(m, undo);
+            }
+        });
+        mates
+    }
+
+    /// Whether after `m` a rook or king of `straight` sees `king` along its rank or file, or a
+    /// cannon of `cannons` over one screen.
+    #[inline(always)]
+    fn line_attacked_after(
+        &self,
+        m: Move,
+        king: Square,
+        straight: Bitboard,
+        cannons: Bitboard,
+    ) -> bool {
+        let (kf, kr) = (king.file().index(), king.rank().index());
+        // A line with no rook, king or cannon of the attacker on it is passed over at once.
+        let attackers = straight | cannons;
+        let on_rank = (attackers & Bitboard::from_rank(king.rank())).any();
+        let on_file = (attackers & FILES[kf]).any();
+        if !on_rank && !on_file {
+            return false;
+        }
+        let (rank_occ, file_occ) = self.lines_after(m, kf, kr);
+        (on_rank
+            && line_attacked(
+                rank_occ,
+                kf,
+                |b| Square::from_index(kr * 9 + b as usize),
+                straight,
+                cannons,
+            ))
+            || (on_file
+                && line_attacked(
+                    file_occ,
+                    kr,
+                    |b| Square::from_index(b as usize * 9 + kf),
+                    straight,
+                    cannons,
+                ))
+    }
+
+    /// The occupancy of rank `kr` and file `kf` after `m` (a piece leaves `m.from`, one stands
+    /// on `m.to`).
+    #[inline(always)]
+    fn lines_after(&self, m: Move, kf: usize, kr: usize) -> (u16, u16) {
+        let (from, to) = (m.from, m.to);
+        let mut rank_occ = self.board.rank_bits(kr);
+        let mut file_occ = self.board.file_bits(kf);
+        if from.rank().index() == kr {
+            rank_occ &= !(1 << from.file().index());
+        }
+        if to.rank().index() == kr {
+            rank_occ |= 1 << to.file().index();
+        }
+        if from.file().index() == kf {
+            file_occ &= !(1 << from.rank().index());
+        }
+        if to.file().index() == kf {
+            file_occ |= 1 << to.rank().index();
+        }
+        (rank_occ, file_occ)
+    }
+
     /// Whether the side to move has any legal move (the king safety is worked out once, and
     /// generation stops after the first piece that has one, the king first).
     pub fn has_legal_move(&self) -> bool {
@@ -311,6 +532,7 @@ impl Position {
         let safety = self.safety(us);
         let king = self.kings[us];
         let in_check = safety.checkers.any();
+        let answers = Answers::new(self, us, safety.checkers);
         let slow_from = if in_check {
             Bitboard::FULL
         } else {
@@ -325,13 +547,19 @@ impl Position {
         let mut test = |from: Square, to: Square| {
             if !found.get()
                 && (!(slow_from.contains(from) || slow_to.contains(to))
-                    || self.king_safe_after(Move::new(from, to), us))
+                    || (answers.may_answer(from, to)
+                        && self.king_safe_after(Move::new(from, to), us)))
             {
                 found.set(true);
             }
         };
         self.gen_piece(us, king, Role::King, &mut test);
-        for from in self.board.by_color(us).without(king) {
+        let movers = if in_check {
+            answers.pieces(self, us)
+        } else {
+            self.board.by_color(us)
+        };
+        for from in movers.without(king) {
             if found.get() {
                 break;
             }
@@ -516,6 +744,39 @@ impl Position {
     // ---------------------------------------------------------------------------------------
     // Generation
 
+    /// Calls `emit` for every legal move `from`–`to` for which `wanted(from, to)` holds, in the
+    /// order of [`Position::legal_moves`] (the filter comes before the legality test).
+    #[inline]
+    fn gen_legal_where(
+        &self,
+        from_mask: Bitboard,
+        wanted: impl Fn(Square, Square) -> bool,
+        mut emit: impl FnMut(Move),
+    ) {
+        let us = self.turn;
+        let safety = self.safety(us);
+        let king = self.kings[us];
+        let answers = Answers::new(self, us, safety.checkers);
+        let (slow_from, slow_to, from_mask) = if safety.checkers.any() {
+            (
+                Bitboard::FULL,
+                Bitboard::FULL,
+                from_mask & answers.pieces(self, us),
+            )
+        } else {
+            (safety.blockers.with(king), safety.forbidden, from_mask)
+        };
+        self.gen_pseudo(us, from_mask, &mut |from, to| {
+            if wanted(from, to)
+                && (!(slow_from.contains(from) || slow_to.contains(to))
+                    || (answers.may_answer(from, to)
+                        && self.king_safe_after(Move::new(from, to), us)))
+            {
+                emit(Move::new(from, to));
+            }
+        });
+    }
+
     /// Calls `emit` for every legal move of the mover's pieces on `from_mask`.
     #[inline]
     fn gen_legal(&self, from_mask: Bitboard, mut emit: impl FnMut(Move)) {
@@ -523,9 +784,11 @@ impl Position {
         let safety = self.safety(us);
         let king = self.kings[us];
         if safety.checkers.any() {
+            let answers = Answers::new(self, us, safety.checkers);
+            let from_mask = from_mask & answers.pieces(self, us);
             self.gen_pseudo(us, from_mask, &mut |from, to| {
                 let m = Move::new(from, to);
-                if self.king_safe_after(m, us) {
+                if answers.may_answer(from, to) && self.king_safe_after(m, us) {
                     emit(m);
                 }
             });
@@ -666,22 +929,34 @@ impl Position {
             straight,
             cannons,
         };
-        lines.scan(
-            board.rank_bits(kr),
-            kf,
-            |b| Square::from_index(kr * 9 + b as usize),
-            &mut safety,
-        );
-        lines.scan(
-            board.file_bits(kf),
-            kr,
-            |b| Square::from_index(b as usize * 9 + kf),
-            &mut safety,
-        );
+        // A line with no enemy rook, king or cannon on it has no checker, shield or forbidden
+        // point.
+        let attackers = straight | cannons;
+        if (attackers & Bitboard::from_rank(king.rank())).any() {
+            lines.scan(
+                board.rank_bits(kr),
+                kf,
+                |b| Square::from_index(kr * 9 + b as usize),
+                &mut safety,
+            );
+        }
+        if (attackers & FILES[kf]).any() {
+            lines.scan(
+                board.file_bits(kf),
+                kr,
+                |b| Square::from_index(b as usize * 9 + kf),
+                &mut safety,
+            );
+        }
 
         let horses = board.by_role(Role::Horse) & theirs;
         let occ = board.occupied();
-        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+        let near_horses = if (horses & HORSE_POINTS[king.index()]).any() {
+            HORSE_ATTACKERS[king.index()]
+        } else {
+            Steps::EMPTY
+        };
+        for (h, leg) in near_horses.iter() {
             if horses.contains(h) {
                 if !occ.contains(leg) {
                     safety.checkers.add(h);
@@ -711,41 +986,15 @@ impl Position {
         let straight = (board.by_role(Role::Rook) | board.by_role(Role::King)) & theirs;
         let cannons = board.by_role(Role::Cannon) & theirs;
         let occ = board.occupied().without(from).with(to);
-        let (kf, kr) = (king.file().index(), king.rank().index());
-
-        let mut rank_occ = board.rank_bits(kr);
-        let mut file_occ = board.file_bits(kf);
-        if from.rank().index() == kr {
-            rank_occ &= !(1 << from.file().index());
-        }
-        if to.rank().index() == kr {
-            rank_occ |= 1 << to.file().index();
-        }
-        if from.file().index() == kf {
-            file_occ &= !(1 << from.rank().index());
-        }
-        if to.file().index() == kf {
-            file_occ |= 1 << to.rank().index();
-        }
-        if line_attacked(
-            rank_occ,
-            kf,
-            |b| Square::from_index(kr * 9 + b as usize),
-            straight,
-            cannons,
-        ) || line_attacked(
-            file_occ,
-            kr,
-            |b| Square::from_index(b as usize * 9 + kf),
-            straight,
-            cannons,
-        ) {
+        if self.line_attacked_after(m, king, straight, cannons) {
             return false;
         }
         let horses = board.by_role(Role::Horse) & theirs;
-        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
-            if horses.contains(h) && !occ.contains(leg) {
-                return false;
+        if (horses & HORSE_POINTS[king.index()]).any() {
+            for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+                if horses.contains(h) && !occ.contains(leg) {
+                    return false;
+                }
             }
         }
         (PAWN_ATTACKERS[them.index()][king.index()] & theirs & board.by_role(Role::Pawn)).is_empty()
@@ -764,6 +1013,290 @@ impl Position {
         }
         let occ = self.board.occupied().without(m.from).with(m.to);
         (between(ours, theirs) & occ).is_empty()
+    }
+}
+
+/// Answers "does this move give check" for many moves of one position: the moves that cannot
+/// (most of them) are told apart at once, the others are worked out as
+/// [`Position::gives_check`] does. Made by [`Position::check_test`].
+#[derive(Debug)]
+pub struct CheckTest<'a> {
+    pos: &'a Position,
+    risk: CheckRisk,
+}
+
+impl CheckTest<'_> {
+    /// Whether the move `m` of the side to move gives check: the same answer as
+    /// [`Position::gives_check`].
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.risk.may_check(m.from, m.to) && self.pos.gives_check(m)
+    }
+}
+
+/// Which moves of the side to move may give check (the others cannot).
+///
+/// A king not attacked yet (always, in a game) is attacked after a move only through what the
+/// move does near it: a rook, cannon or king landing on the king's rank or file, any piece
+/// landing there in front of a cannon (a screen), a piece leaving the rank or file with a rook,
+/// cannon or king of the mover behind it, a piece leaving the leg of a horse aimed at the king,
+/// a horse or a pawn stepping to where it attacks the king. A king already attacked (the opponent
+/// passed) may be in check after any move.
+#[derive(Debug)]
+struct CheckRisk {
+    everywhere: bool,
+    rank: Bitboard,
+    file: Bitboard,
+    sliders: Bitboard,
+    /// The points between the king and a cannon of the mover on its rank or file: a piece
+    /// landing there may become the cannon's screen.
+    screens: Bitboard,
+    legs: Bitboard,
+    horses: Bitboard,
+    horse_points: Bitboard,
+    pawns: Bitboard,
+    pawn_points: Bitboard,
+}
+
+impl CheckRisk {
+    fn new(pos: &Position) -> CheckRisk {
+        let us = pos.turn;
+        let king = pos.kings[us.other()];
+        let board = &pos.board;
+        let ours = board.by_color(us);
+        let rank = Bitboard::from_rank(king.rank());
+        let file = FILES[king.file().index()];
+        let sliders =
+            (board.by_role(Role::Rook) | board.by_role(Role::Cannon) | board.by_role(Role::King))
+                & ours;
+        let cannons = board.by_role(Role::Cannon) & ours;
+        let horses = board.by_role(Role::Horse) & ours;
+        let mut legs = Bitboard::EMPTY;
+        let mut horse_points = Bitboard::EMPTY;
+        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+            if horses.contains(h) {
+                legs.add(leg);
+            }
+            horse_points.add(h);
+        }
+        CheckRisk {
+            everywhere: pos.is_king_attacked(us.other()),
+            rank,
+            file,
+            sliders,
+            screens: ((rank | file) & cannons)
+                .into_iter()
+                .fold(Bitboard::EMPTY, |b, c| b | between(king, c)),
+            legs,
+            horses,
+            horse_points,
+            pawns: board.by_role(Role::Pawn) & ours,
+            pawn_points: PAWN_ATTACKERS[us.index()][king.index()],
+        }
+    }
+
+    /// The mover's pieces that have a move that may give check (a superset): the others' moves
+    /// all fail [`CheckRisk::may_check`].
+    fn pieces(&self, pos: &Position) -> Bitboard {
+        let us = pos.turn;
+        let ours = pos.board.by_color(us);
+        if self.everywhere {
+            return ours;
+        }
+        let board = &pos.board;
+        let mut pieces = self.sliders | self.horses | (ours & (self.rank | self.file | self.legs));
+        for p in self.pawns {
+            if (PAWN_STEPS[us.index()][p.index()] & (self.pawn_points | self.screens)).any() {
+                pieces.add(p);
+            }
+        }
+        if self.screens.any() {
+            for a in board.by_role(Role::Advisor) & ours {
+                if (ADVISOR_STEPS[a.index()] & self.screens).any() {
+                    pieces.add(a);
+                }
+            }
+            for e in board.by_role(Role::Elephant) & ours {
+                if ELEPHANT_STEPS[us.index()][e.index()]
+                    .iter()
+                    .any(|(to, _)| self.screens.contains(to))
+                {
+                    pieces.add(e);
+                }
+            }
+        }
+        pieces
+    }
+
+    /// Whether the move `from`–`to` may give check.
+    #[inline(always)]
+    fn may_check(&self, from: Square, to: Square) -> bool {
+        self.everywhere
+            || self.screens.contains(to)
+            || ((self.rank | self.file).contains(to) && self.sliders.contains(from))
+            || (self.rank.contains(from) && (self.rank & self.sliders).without(from).any())
+            || (self.file.contains(from) && (self.file & self.sliders).without(from).any())
+            || self.legs.contains(from)
+            || (self.horses.contains(from) && self.horse_points.contains(to))
+            || (self.pawns.contains(from) && self.pawn_points.contains(to))
+    }
+}
+
+/// The points a move of a `color` `role` from `from` to `to` depends on: both ends, the points
+/// a rook or cannon passes over, the horse's leg, the elephant's eye.
+fn move_points(role: Role, color: Color, from: Square, to: Square) -> Bitboard {
+    let ends = Bitboard::from_square(from).with(to);
+    match role {
+        Role::Rook | Role::Cannon => ends | between(from, to),
+        Role::Horse => HORSE_STEPS[from.index()]
+            .iter()
+            .filter(|&(t, _)| t == to)
+            .fold(ends, |b, (_, leg)| b.with(leg)),
+        Role::Elephant => ELEPHANT_STEPS[color.index()][from.index()]
+            .iter()
+            .filter(|&(t, _)| t == to)
+            .fold(ends, |b, (_, eye)| b.with(eye)),
+        Role::Pawn | Role::Advisor | Role::King => ends,
+    }
+}
+
+/// For each point, where a horse (of either side) must stand to attack it: the points of
+/// `HORSE_ATTACKERS`, as a set, so that a king with no horse near is passed over at once.
+const HORSE_POINTS: [Bitboard; 90] = {
+    let mut table = [Bitboard::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let steps = &HORSE_ATTACKERS[s];
+        let mut bits = 0u128;
+        let mut i = 0;
+        while i < steps.len as usize {
+            bits |= 1u128 << steps.to[i];
+            i += 1;
+        }
+        table[s] = Bitboard(bits);
+        s += 1;
+    }
+    table
+};
+
+/// The points of each file.
+const FILES: [Bitboard; 9] = {
+    let mut files = [Bitboard::EMPTY; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut bits = 0u128;
+        let mut r = 0;
+        while r < 10 {
+            bits |= 1u128 << (r * 9 + f);
+            r += 1;
+        }
+        files[f] = Bitboard(bits);
+        f += 1;
+    }
+    files
+};
+
+/// The most checkers [`Answers`] narrows the answers for; beyond, every move is tried.
+const MAX_ANSWERED: usize = 4;
+
+/// What a move of a piece other than the king must do to answer a check: for every checker,
+/// land on it (take it), between it and the king (block a rook, the facing king or a cannon:
+/// a second screen), on the horse's leg, or leave the cannon's screen. A move that does this for
+/// every checker may answer the check (the king-safety test decides); any other leaves a checker
+/// attacking the king, so it is not legal.
+struct Answers {
+    king: Square,
+    len: usize,
+    to: [Bitboard; MAX_ANSWERED],
+    from: [Bitboard; MAX_ANSWERED],
+}
+
+impl Answers {
+    fn new(pos: &Position, us: Color, checkers: Bitboard) -> Answers {
+        let king = pos.kings[us];
+        let mut answers = Answers {
+            king,
+            len: 0,
+            to: [Bitboard::EMPTY; MAX_ANSWERED],
+            from: [Bitboard::EMPTY; MAX_ANSWERED],
+        };
+        if checkers.count() > MAX_ANSWERED {
+            return answers;
+        }
+        let board = &pos.board;
+        for c in checkers {
+            let mut to = Bitboard::from_square(c);
+            let mut from = Bitboard::EMPTY;
+            match board.piece_at(c).map(|p| p.role) {
+                Some(Role::Rook | Role::King | Role::Cannon) => {
+                    let line = between(king, c);
+                    to |= line;
+                    from = line & board.occupied() & board.by_color(us);
+                }
+                Some(Role::Horse) => {
+                    for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+                        if h == c {
+                            to.add(leg);
+                        }
+                    }
+                }
+                Some(Role::Pawn) => {}
+                // Not a checker by these rules: try every move.
+                _ => {
+                    answers.len = 0;
+                    return answers;
+                }
+            }
+            answers.to[answers.len] = to;
+            answers.from[answers.len] = from;
+            answers.len += 1;
+        }
+        answers
+    }
+
+    /// The pieces of `us` that have a move that may answer every check (a superset): the king,
+    /// and each piece that stands where leaving answers a check or can step onto a point that
+    /// answers the others.
+    fn pieces(&self, pos: &Position, us: Color) -> Bitboard {
+        let board = &pos.board;
+        let ours = board.by_color(us);
+        if self.len == 0 {
+            return ours;
+        }
+        let mut pieces = Bitboard::from_square(self.king);
+        for p in ours.without(self.king) {
+            let mut need = Bitboard::FULL;
+            for i in 0..self.len {
+                if !self.from[i].contains(p) {
+                    need &= self.to[i];
+                }
+            }
+            let reaches = match board.piece_at(p).map(|piece| piece.role) {
+                Some(Role::Rook | Role::Cannon) => {
+                    (need & (Bitboard::from_rank(p.rank()) | FILES[p.file().index()])).any()
+                }
+                Some(Role::Horse) => HORSE_STEPS[p.index()]
+                    .iter()
+                    .any(|(to, _)| need.contains(to)),
+                Some(Role::Elephant) => ELEPHANT_STEPS[us.index()][p.index()]
+                    .iter()
+                    .any(|(to, _)| need.contains(to)),
+                Some(Role::Advisor) => (ADVISOR_STEPS[p.index()] & need).any(),
+                Some(Role::Pawn) => (PAWN_STEPS[us.index()][p.index()] & need).any(),
+                Some(Role::King) | None => true,
+            };
+            if reaches {
+                pieces.add(p);
+            }
+        }
+        pieces
+    }
+
+    /// Whether the move `from`–`to` may answer every check (a king move always may).
+    #[inline(always)]
+    fn may_answer(&self, from: Square, to: Square) -> bool {
+        from == self.king
+            || (0..self.len).all(|i| self.to[i].contains(to) || self.from[i].contains(from))
     }
 }
 
@@ -825,11 +1358,13 @@ fn line_attacked(
     straight: Bitboard,
     cannons: Bitboard,
 ) -> bool {
-    [true, false].into_iter().any(|upwards| {
-        let near = line_nearest(occ, pos as u32, upwards);
+    // Both directions spelled out: an iterator over them is not always unrolled, and this runs
+    // for every move the searches test.
+    let seen = |near: [Option<u32>; 3]| {
         near[0].is_some_and(|b| straight.contains(to_sq(b)))
             || near[1].is_some_and(|b| cannons.contains(to_sq(b)))
-    })
+    };
+    seen(line_nearest(occ, pos as u32, true)) || seen(line_nearest(occ, pos as u32, false))
 }
 
 impl Default for Position {
