@@ -260,7 +260,8 @@ pub struct Limits {
     /// count on winning it: the opponent may accept the exchange instead).
     pub face_offs: Vec<(xq_core::Square, xq_core::Square)>,
     /// Whether the starting side is a chaser whose king's and pawns' captures on their own win
-    /// nothing (26.8, see [`own_doing_excluded`]); off for offers, traps and protection.
+    /// nothing (26.8: no check, no other piece on the point, not taking back a capturer); off
+    /// for offers, traps and protection.
     pub chaser: bool,
 }
 
