@@ -459,6 +459,20 @@ fn a_checker_that_protected_from_behind_the_attacker_left_its_piece_to_its_fate(
 }
 
 #[test]
+fn a_checker_whose_protection_would_not_save_the_piece_excuses_nothing() {
+    // The h1 cannon, screened by the h3 horse, protected the h4 rook; it leaves to check on e1.
+    // The e7 horse's answer, f5, attacks the rook. Put back on h1 the cannon could take back,
+    // but Black would still win a rook for a horse: the protection would not have saved it, so
+    // the chase counts (26.4 excuses only a threat the checker's protection would have stopped).
+    let natures = line(
+        "4k4/9/4n4/p8/9/7R1/7N1/9/7C1/3K5 b",
+        &["a6a5", "h1e1", "e7f5"],
+    );
+    assert_eq!(natures[1].0, Nature::Check);
+    assert_eq!(natures[2].0, Nature::Chase, "{:?}", natures[2].1);
+}
+
+#[test]
 fn a_faster_mate_is_a_new_mating_method() {
     // Red mates in two checks already (a1e1, then b2f2); the a1 rook's quiet step to a8 guards
     // rank 8 so that b2b9 mates at once: a new way to mate, 杀 (26.4, 图19's principle).

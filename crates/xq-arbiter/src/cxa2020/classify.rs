@@ -75,7 +75,7 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     // the answer to that check threatens against that piece does not count.
     let (counted, self_inflicted): (Vec<Threat>, Vec<Threat>) =
         counted.into_iter().partition(|t| {
-            !moved_by_check.is_some_and(|check| checker_protected(&threatened, check, t))
+            !moved_by_check.is_some_and(|check| checker_protected(&threatened, check, t, budget))
         });
     let lone = lone_attacker(after, mover.color);
     let (counted, key_point): (Vec<Threat>, Vec<Threat>) = counted.into_iter().partition(|t| {
@@ -171,8 +171,8 @@ fn exchange_traps(
 /// 26.4 (离线断根将军): whether the piece that gave `check` protected the target of `t` — with
 /// the checker put back on its old square in `threatened` (the answer played), can it take back
 /// after the capture, itself (also from behind the capturer, on the line the capture opens) or
-/// as the screen of a cannon that takes back?
-fn checker_protected(threatened: &Position, check: Move, t: &Threat) -> bool {
+/// as the screen of a cannon that takes back, so that the threat then fails?
+fn checker_protected(threatened: &Position, check: Move, t: &Threat, budget: &mut Budget) -> bool {
     let mut setup = threatened.to_setup();
     if setup.board.piece_at(check.from).is_some() {
         return false;
@@ -193,15 +193,27 @@ fn checker_protected(threatened: &Position, check: Move, t: &Threat) -> bool {
     if !back.is_legal(capture) {
         return false;
     }
-    back.play_unchecked(capture);
-    back.legal_captures().iter().any(|r| {
+    let mut taken = back.clone();
+    taken.play_unchecked(capture);
+    let takes_back = taken.legal_captures().iter().any(|r| {
         r.to == t.target
             && (r.from == check.from
-                || (back
+                || (taken
                     .piece_at(r.from)
                     .is_some_and(|p| p.role == Role::Cannon)
                     && Bitboard::between(r.from, t.target).contains(check.from)))
-    })
+    });
+    // And with that protection the threat fails: the piece can no longer be won (nor balanced
+    // only by each taking one).
+    takes_back && {
+        let limits = Limits {
+            face_offs: face_offs(&back),
+            chaser: true,
+            ..Limits::default()
+        };
+        let value = line_after(&mut back, capture, &limits, budget).value;
+        value < 0 || (value == 0 && !t.each_takes_each)
+    }
 }
 
 /// 26.1, 26.8: whether the material in `line` is won by `color`'s king or a pawn on its own: the
