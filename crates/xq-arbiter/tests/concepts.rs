@@ -4,7 +4,7 @@
 
 use xq_arbiter::{
     Effort, JudgeOptions, Nature, Profile, Reason, Verdict,
-    classify::{IdleReason, Protection},
+    classify::{Chase, IdleReason, Protection},
     classify_line, judge,
     limit::{CapApplies, LimitOptions},
     pattern::Pattern,
@@ -22,11 +22,16 @@ fn nature(fen: &str, m: &str) -> (Nature, Reason) {
     (c.nature, c.reason)
 }
 
-fn protection(reason: &Reason) -> Protection {
+/// The chases of a move's reason, which must be a chase.
+fn chases(reason: &Reason) -> &[Chase] {
     match reason {
-        Reason::Chase { chases } => chases[0].protection,
+        Reason::Chase { chases } => chases,
         other => panic!("not a chase: {other:?}"),
     }
+}
+
+fn protection(reason: &Reason) -> Protection {
+    chases(reason)[0].protection
 }
 
 #[test]
@@ -218,7 +223,7 @@ fn chase_move(
         side,
         nature: Nature::Chase,
         reason: Reason::Chase {
-            chases: vec![xq_arbiter::classify::Chase {
+            chases: vec![Chase {
                 target: xq_core::Square::E5,
                 target_piece: target,
                 attacker: xq_core::Square::E4,
@@ -502,10 +507,7 @@ fn a_king_taking_back_a_capturer_counts() {
     // the desperado does not balance the loss and the chase is worth the cannon.
     let (n, r) = nature("4k4/9/8c/9/9/9/4P4/7R1/9/r2NK4 w", "h2h7");
     assert_eq!(n, Nature::Chase, "{r:?}");
-    let Reason::Chase { chases } = &r else {
-        unreachable!()
-    };
-    let direct = chases.iter().find(|c| c.line.len() == 1).unwrap();
+    let direct = chases(&r).iter().find(|c| c.line.len() == 1).unwrap();
     assert_eq!(direct.value, xq_arbiter::material::MINOR, "{r:?}");
     assert!(!direct.each_takes_each, "{r:?}");
 }
@@ -530,11 +532,8 @@ fn each_takes_one_after_a_discovered_check_is_a_chase() {
     // a different piece — 各吃各子 counts as a chase, also when the line starts with a check.
     let (n, r) = nature("1R1ak4/2n6/C8/9/r8/9/9/9/9/3K5 w", "a7a9");
     assert_eq!(n, Nature::Chase, "{r:?}");
-    let Reason::Chase { chases } = &r else {
-        unreachable!()
-    };
     assert!(
-        chases
+        chases(&r)
             .iter()
             .any(|c| c.each_takes_each && c.target.to_string() == "c8"),
         "{r:?}"

@@ -260,7 +260,7 @@ fn attackers(pos: &Position, color: Color) -> Bitboard {
         (board.by_role(Role::Rook) | board.by_role(Role::Horse) | board.by_role(Role::Cannon))
             & board.by_color(color);
     for sq in board.by_piece(Piece::new(color, Role::Pawn)) {
-        if !sq.is_own_half(color) {
+        if crate::material::crossed(color, sq) {
             attackers.add(sq);
         }
     }
