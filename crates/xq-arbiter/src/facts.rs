@@ -40,7 +40,8 @@ pub struct Chase {
     pub attacker: Square,
     /// The attacker's FEN letter.
     pub attacker_piece: char,
-    /// Every chasing piece the winning line needs (the moved piece included when it takes part).
+    /// The co-chasers (24.17): the capturer and every piece without which the chase fails —
+    /// one acting in the line, the moved piece, or one whose tactic refutes the recapture.
     pub pieces: Vec<Square>,
     /// Whether two or more pieces act together (联合捉).
     pub joint: bool,

@@ -22,7 +22,8 @@ pub struct Threat {
     pub capturer: Square,
     /// Every piece of the threatening side that captures or gives check in the line, or serves
     /// as a cannon's screen for its capture, where it stands in the analysed position (answers
-    /// to the opponent's checks do not count).
+    /// to the opponent's checks do not count). The classification narrows this to the pieces the
+    /// chase needs ([`co_chasers`]).
     pub participants: Bitboard,
     /// Whether the line starts with a check that does not capture (将军抽吃, 抽将).
     pub by_checks: bool,
@@ -183,6 +184,72 @@ fn describe(
         with_check,
         each_takes_each,
     })
+}
+
+/// 24.17 (联合捉): the pieces of the threatening side that the chase needs — it fails without
+/// any one of them. They are sought among the pieces that act against the target: those that
+/// capture, check or screen in the line, `moved` (the piece just moved, which may have opened a
+/// line or blocked a defence), and those whose tactic refutes a recapture of the first capture
+/// (a pin that makes it illegal, or a capture or check that punishes it). A piece that only
+/// appears later in the line without being needed (a pawn taken at the end) is no co-chaser, nor
+/// is a piece that only guards its own side. The capturer always takes part.
+pub fn co_chasers(pos: &Position, threat: &Threat, moved: Square, budget: &mut Budget) -> Bitboard {
+    let mut candidates = threat.participants | refuters(pos, threat, budget);
+    candidates.add(moved);
+    let mut needed = Bitboard::from_square(threat.capturer);
+    for sq in candidates.without(threat.capturer) {
+        if !pos
+            .piece_at(sq)
+            .is_some_and(|p| p.color == pos.turn() && p.role != Role::King)
+        {
+            continue;
+        }
+        // A piece whose removal leaves no legal position (the opponent would stand in check)
+        // cannot be tested: it takes part if it acts in the line.
+        let necessary = match wins_without(pos, threat, sq, budget) {
+            Some(wins) => !wins,
+            None => threat.participants.contains(sq),
+        };
+        if necessary {
+            needed.add(sq);
+        }
+    }
+    needed
+}
+
+/// The pieces of the side to move in `pos` that punish a recapture of the threat's first
+/// capture: for a recapture the king's safety forbids, the pieces that would then attack the
+/// recapturing side's king; for a legal one that loses, the pieces that capture or check in the
+/// line that follows it.
+fn refuters(pos: &Position, threat: &Threat, budget: &mut Budget) -> Bitboard {
+    let mut found = Bitboard::EMPTY;
+    let Some(&first) = threat.line.first() else {
+        return found;
+    };
+    if pos.piece_at(first.to).is_none() {
+        return found;
+    }
+    let us = pos.turn();
+    let mut after = pos.clone();
+    after.play_unchecked(first);
+    for protector in after.attackers_of(first.to, us.other()) {
+        let recapture = Move::new(protector, first.to);
+        if after.is_legal(recapture) {
+            let answer = line_after(&mut after.clone(), recapture, &Limits::default(), budget);
+            if answer.value < 0 {
+                let mut line = vec![first];
+                line.extend(answer.moves);
+                if let Some(t) = describe(pos, us, line, 0, false) {
+                    found |= t.participants;
+                }
+            }
+        } else {
+            let mut taken = after.clone();
+            taken.play_unchecked(recapture);
+            found |= taken.attackers_of(taken.king(us.other()), us);
+        }
+    }
+    found
 }
 
 /// Whether the threat still wins without the piece on `sq` (which belongs to the threatening

@@ -552,3 +552,42 @@ fn a_lone_attacker_is_excused_only_for_the_defending_side() {
     let (n, r) = nature("n3k3r/9/9/9/2b6/9/9/9/9/R2K5 w", "a0a5");
     assert_eq!(n.family(), Nature::Idle, "{r:?}");
 }
+
+// F. Joint means necessary (24.17).
+
+/// The squares of the pieces that chase `target` in a direct capture (the line starts on it).
+fn co_chasers_of(reason: &Reason, target: &str) -> Vec<String> {
+    let chase = chases(reason)
+        .iter()
+        .find(|c| {
+            c.target.to_string() == target
+                && c.line.first() == Some(&format!("{}{target}", c.attacker))
+        })
+        .unwrap_or_else(|| panic!("no direct chase of {target}: {reason:?}"));
+    let mut pieces: Vec<String> = chase.pieces.iter().map(ToString::to_string).collect();
+    pieces.sort();
+    pieces
+}
+
+#[test]
+fn a_piece_that_only_takes_a_pawn_at_the_end_is_no_co_chaser() {
+    // The horse comes to h2 and wins the unprotected f3 rook. Black's best answer takes the g4
+    // elephant, and the e6 rook then picks up the e4 pawn: it appears in the line, but the rook
+    // is won without it — a single chase.
+    let (n, r) = nature("3k5/9/9/4R4/8n/4p1B2/5r3/9/5N3/4K4 w", "f1h2");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    assert_eq!(co_chasers_of(&r, "f3"), ["h2"]);
+}
+
+#[test]
+fn a_pin_that_makes_the_recapture_illegal_is_a_co_chaser() {
+    // The rook comes to a6 and attacks the c6 cannon. Its protector, the e7 horse, may not take
+    // back: the e2 rook pins it to its king. Without the e2 rook the chase fails, so it is a
+    // joint chase of both rooks, though the e2 rook never moves in the line.
+    let (n, r) = nature("3aka3/9/4n4/2c6/9/9/9/4R4/R8/3K5 w", "a1a6");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    assert_eq!(co_chasers_of(&r, "c6"), ["a6", "e2"]);
+    // And the e2 rook's own win of the horse does not need the a6 rook, whose capture of the
+    // cannon comes later in that line.
+    assert_eq!(co_chasers_of(&r, "e7"), ["e2"]);
+}

@@ -19,7 +19,7 @@ use crate::{
     nature::Nature,
     quiet::{idle_family, mate_threat},
     search::{Budget, Defence, Limits, MATE, line_after},
-    threats::{Threat, face_offs, threats, wins_without},
+    threats::{Threat, co_chasers, face_offs, threats},
 };
 
 /// The nature of a move that gives no check, under the CXA 2020 rules.
@@ -83,16 +83,12 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     });
     // 26.10: offering a same-kind exchange that the opponent cannot accept without loss or mate.
     let traps = exchange_traps(pos, after, m, effort, budget);
-    // 联合捉: the moved piece takes part when the chase fails without it.
+    // 联合捉 (24.17): the pieces the chase cannot do without.
     budget.refill(effort.nodes);
     let counted: Vec<Threat> = counted
         .into_iter()
         .map(|mut t| {
-            if !t.participants.contains(m.to)
-                && wins_without(&threatened, &t, m.to, budget) == Some(false)
-            {
-                t.participants.add(m.to);
-            }
+            t.participants = co_chasers(&threatened, &t, m.to, budget);
             t
         })
         .collect();
