@@ -504,8 +504,16 @@ fn own_doing_excluded(pos: &mut Position, m: Move, s: Color, fought_on: xq_core:
     };
     small(m.from)
         && !fought_on.contains(m.to)
-        && board.attackers_of(m.to, s).without(m.from).all(small)
+        && supporters(board, m, s).all(small)
         && !gives_check(pos, m)
+}
+
+/// The pieces of `color` besides the mover of `m` that attack its point once it stands there,
+/// seen through the point it leaves (a rook behind a pawn supports the pawn's capture).
+pub(crate) fn supporters(board: &xq_core::Board, m: Move, color: Color) -> xq_core::Bitboard {
+    board
+        .attackers_with(m.to, color, board.occupied().without(m.from))
+        .without(m.from)
 }
 
 fn victim_order(role: Role) -> i32 {

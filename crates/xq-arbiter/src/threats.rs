@@ -4,7 +4,7 @@ use xq_core::{Bitboard, Color, Move, Piece, Position, Role, Square};
 
 use crate::{
     material::is_material,
-    search::{Budget, Defence, Limits, MATE, gives_check, line_after},
+    search::{Budget, Defence, Limits, MATE, gives_check, line_after, supporters},
 };
 
 /// A way to win material next move.
@@ -276,5 +276,36 @@ pub fn wins_without(
         ..Limits::default()
     };
     let line = line_after(&mut reduced, first, &limits, budget);
-    Some(line.value > 0 || (threat.each_takes_each && line.value == 0))
+    // A king's or pawn's win on its own is no chase (26.8): a piece supporting it is needed.
+    let wins = line.value > 0 || (threat.each_takes_each && line.value == 0);
+    Some(wins && !king_or_pawn_only(&reduced, pos.turn(), &line.moves))
+}
+
+/// 26.1, 26.8: whether the material in `line` is won by `color`'s king or a pawn on its own: the
+/// first piece won is taken by a king or pawn that gives no check and has no other piece of its
+/// side attacking that piece with it (seen through the point the king or pawn leaves: a rook
+/// behind a pawn joins its capture). (Later captures by a king or pawn on their own win nothing
+/// in the search itself: the complete exchange is judged under every defence.)
+pub(crate) fn king_or_pawn_only(pos: &Position, color: Color, line: &[Move]) -> bool {
+    let mut scratch = pos.clone();
+    for &m in line {
+        let mover = scratch.piece_at(m.from);
+        let victim = scratch.piece_at(m.to);
+        let helpers = supporters(scratch.board(), m, color);
+        scratch.play_unchecked(m);
+        let (Some(mover), Some(victim)) = (mover, victim) else {
+            continue;
+        };
+        if mover.color != color || !is_material(victim, m.to) {
+            continue;
+        }
+        let small = matches!(mover.role, Role::King | Role::Pawn) && !scratch.is_check();
+        let alone = helpers.into_iter().all(|sq| {
+            scratch
+                .piece_at(sq)
+                .is_none_or(|p| matches!(p.role, Role::King | Role::Pawn))
+        });
+        return small && alone;
+    }
+    false
 }

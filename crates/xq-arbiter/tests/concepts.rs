@@ -591,3 +591,13 @@ fn a_pin_that_makes_the_recapture_illegal_is_a_co_chaser() {
     // cannon comes later in that line.
     assert_eq!(co_chasers_of(&r, "e7"), ["e2"]);
 }
+
+#[test]
+fn a_rook_behind_a_pawn_joins_its_capture() {
+    // The pawn on e6 could already take the e7 rook, on its own (26.8: idle). The rook comes to
+    // e5 behind it: once the pawn stands on e7, the rook protects it, so the pawn no longer
+    // chases alone — a joint chase of pawn and rook.
+    let (n, r) = nature("2b1k4/9/4r4/4P4/R8/9/9/9/9/3K5 w", "a5e5");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    assert_eq!(co_chasers_of(&r, "e7"), ["e5", "e6"]);
+}

@@ -19,7 +19,7 @@ use crate::{
     nature::Nature,
     quiet::{idle_family, mate_threat},
     search::{Budget, Defence, Limits, MATE, line_after},
-    threats::{Threat, co_chasers, face_offs, threats},
+    threats::{Threat, co_chasers, face_offs, king_or_pawn_only, threats},
 };
 
 /// The nature of a move that gives no check, under the CXA 2020 rules.
@@ -210,34 +210,6 @@ fn checker_protected(threatened: &Position, check: Move, t: &Threat, budget: &mu
         let value = line_after(&mut back, capture, &limits, budget).value;
         value < 0 || (value == 0 && !t.each_takes_each)
     }
-}
-
-/// 26.1, 26.8: whether the material in `line` is won by `color`'s king or a pawn on its own: the
-/// first piece won is taken by a king or pawn that gives no check and has no other piece of its
-/// side attacking that piece with it. (Later captures by a king or pawn on their own win nothing
-/// in the search itself: the complete exchange is judged under every defence.)
-fn king_or_pawn_only(pos: &Position, color: Color, line: &[Move]) -> bool {
-    let mut scratch = pos.clone();
-    for &m in line {
-        let mover = scratch.piece_at(m.from);
-        let victim = scratch.piece_at(m.to);
-        let helpers = scratch.board().attackers_of(m.to, color).without(m.from);
-        scratch.play_unchecked(m);
-        let (Some(mover), Some(victim)) = (mover, victim) else {
-            continue;
-        };
-        if mover.color != color || !crate::material::is_material(victim, m.to) {
-            continue;
-        }
-        let small = matches!(mover.role, Role::King | Role::Pawn) && !scratch.is_check();
-        let alone = helpers.into_iter().all(|sq| {
-            scratch
-                .piece_at(sq)
-                .is_none_or(|p| matches!(p.role, Role::King | Role::Pawn))
-        });
-        return small && alone;
-    }
-    false
 }
 
 /// 26.2: the only attacking piece (rook, horse, cannon or crossed pawn) of `color`, if it has
