@@ -551,6 +551,9 @@ fn a_lone_attacker_is_excused_only_for_the_defending_side() {
     // Against a rook and a horse Red defends, and the attack on the elephant is excused (闲).
     let (n, r) = nature("n3k3r/9/9/9/2b6/9/9/9/9/R2K5 w", "a0a5");
     assert_eq!(n.family(), Nature::Idle, "{r:?}");
+    // Two crossed pawns are more pieces than one rook, but less force: Red does not defend.
+    let (n, r) = nature("4k4/9/9/9/2b6/9/9/6p1p/9/R2K5 w", "a0a5");
+    assert_eq!(n, Nature::Chase, "{r:?}");
 }
 
 // F. Joint means necessary (24.17).

@@ -213,10 +213,18 @@ fn checker_protected(threatened: &Position, check: Move, t: &Threat, budget: &mu
 }
 
 /// 26.2: the only attacking piece (rook, horse, cannon or crossed pawn) of `color`, if it has
-/// one and is the defending side — the opponent has more attacking pieces.
+/// one and is the defending side — the opponent's attacking pieces are worth more on the
+/// rulebook's scale (a crossed pawn at its tie-breaking worth).
 fn lone_attacker(pos: &Position, color: Color) -> Option<Square> {
     let ours = attackers(pos, color);
-    (attackers(pos, color.other()).count() > ours.count())
+    let force = |pieces: Bitboard| -> i32 {
+        pieces
+            .into_iter()
+            .filter_map(|sq| pos.piece_at(sq))
+            .map(|p| crate::material::fixed_value(p.role).unwrap_or(crate::material::PAWN))
+            .sum()
+    };
+    (force(attackers(pos, color.other())) > force(ours))
         .then(|| ours.single())
         .flatten()
 }
