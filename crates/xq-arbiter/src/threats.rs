@@ -7,6 +7,9 @@ use crate::{
     search::{Budget, Defence, Limits, MATE, gives_check, line_after, supporters},
 };
 
+/// The search budget for the lines after the recaptures of a threat's first capture.
+pub const RECAPTURE_NODES: u32 = 100_000;
+
 /// A way to win material next move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Threat {
@@ -193,8 +196,14 @@ fn describe(
 /// (a pin that makes it illegal, or a capture or check that punishes it). A piece that only
 /// appears later in the line without being needed (a pawn taken at the end) is no co-chaser, nor
 /// is a piece that only guards its own side. The capturer always takes part.
-pub fn co_chasers(pos: &Position, threat: &Threat, moved: Square, budget: &mut Budget) -> Bitboard {
-    let mut candidates = threat.participants | refuters(pos, threat, budget);
+pub fn co_chasers(
+    pos: &Position,
+    threat: &Threat,
+    moved: Square,
+    budget: &mut Budget,
+) -> CoChasers {
+    let (refuting, recaptures_lose) = refuters(pos, threat);
+    let mut candidates = threat.participants | refuting;
     candidates.add(moved);
     let mut needed = Bitboard::from_square(threat.capturer);
     for sq in candidates.without(threat.capturer) {
@@ -214,28 +223,50 @@ pub fn co_chasers(pos: &Position, threat: &Threat, moved: Square, budget: &mut B
             needed.add(sq);
         }
     }
-    needed
+    CoChasers {
+        pieces: needed,
+        recaptures_lose,
+    }
+}
+
+/// What [`co_chasers`] found: the pieces, and on the way whether every legal recapture of the
+/// first capture loses (`None` when there is none, or the first move captures nothing).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CoChasers {
+    /// The co-chasers, the capturer included.
+    pub pieces: Bitboard,
+    /// Whether every legal recapture loses material or leads to mate for the recapturing side.
+    pub recaptures_lose: Option<bool>,
 }
 
 /// The pieces of the side to move in `pos` that punish a recapture of the threat's first
 /// capture: for a recapture the king's safety forbids, the pieces that would then attack the
 /// recapturing side's king; for a legal one that loses, the pieces that capture or check in the
-/// line that follows it.
-fn refuters(pos: &Position, threat: &Threat, budget: &mut Budget) -> Bitboard {
+/// line that follows it. And whether every legal recapture loses (`None` if there is none).
+fn refuters(pos: &Position, threat: &Threat) -> (Bitboard, Option<bool>) {
     let mut found = Bitboard::EMPTY;
+    let mut recaptures_lose = None;
     let Some(&first) = threat.line.first() else {
-        return found;
+        return (found, recaptures_lose);
     };
     if pos.piece_at(first.to).is_none() {
-        return found;
+        return (found, recaptures_lose);
     }
     let us = pos.turn();
     let mut after = pos.clone();
     after.play_unchecked(first);
+    // The recaptures have a budget of their own, as when the protection is described.
+    let mut recapture_budget = Budget::new(RECAPTURE_NODES);
     for protector in after.attackers_of(first.to, us.other()) {
         let recapture = Move::new(protector, first.to);
         if after.is_legal(recapture) {
-            let answer = line_after(&mut after.clone(), recapture, &Limits::default(), budget);
+            let answer = line_after(
+                &mut after.clone(),
+                recapture,
+                &Limits::default(),
+                &mut recapture_budget,
+            );
+            recaptures_lose = Some(recaptures_lose.unwrap_or(true) && answer.value < 0);
             if answer.value < 0 {
                 let mut line = vec![first];
                 line.extend(answer.moves);
@@ -249,7 +280,7 @@ fn refuters(pos: &Position, threat: &Threat, budget: &mut Budget) -> Bitboard {
             found |= taken.attackers_of(taken.king(us.other()), us);
         }
     }
-    found
+    (found, recaptures_lose)
 }
 
 /// Whether the threat still wins without the piece on `sq` (which belongs to the threatening

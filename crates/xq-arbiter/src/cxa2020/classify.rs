@@ -18,8 +18,8 @@ use crate::{
     facts::{Chase, IdleReason, Protection, Reason},
     nature::Nature,
     quiet::{idle_family, mate_threat},
-    search::{Budget, Defence, Limits, MATE, line_after},
-    threats::{Threat, co_chasers, face_offs, king_or_pawn_only, threats},
+    search::{Budget, Limits, MATE, line_after},
+    threats::{RECAPTURE_NODES, Threat, co_chasers, face_offs, king_or_pawn_only, threats},
 };
 
 /// The nature of a move that gives no check, under the CXA 2020 rules.
@@ -85,18 +85,19 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     let traps = exchange_traps(pos, after, m, effort, budget);
     // 联合捉 (24.17): the pieces the chase cannot do without.
     budget.refill(effort.nodes);
-    let counted: Vec<Threat> = counted
+    let counted: Vec<(Threat, Option<bool>)> = counted
         .into_iter()
         .map(|mut t| {
-            t.participants = co_chasers(&threatened, &t, m.to, budget);
-            t
+            let found = co_chasers(&threatened, &t, m.to, budget);
+            t.participants = found.pieces;
+            (t, found.recaptures_lose)
         })
         .collect();
 
     if !counted.is_empty() || !traps.is_empty() {
         let mut chases: Vec<Chase> = counted
             .iter()
-            .map(|t| describe_chase(&threatened, t))
+            .map(|(t, recaptures_lose)| describe_chase(&threatened, t, *recaptures_lose))
             .collect();
         chases.extend(traps);
         return (Nature::Chase, Reason::Chase { chases });
@@ -243,12 +244,14 @@ fn attackers(pos: &Position, color: Color) -> Bitboard {
     attackers
 }
 
-fn describe_chase(pos: &Position, t: &Threat) -> Chase {
+/// A chase as reported; `recaptures_lose` is what [`co_chasers`] found of the recaptures (whether
+/// every legal one loses), which spares searching them again.
+fn describe_chase(pos: &Position, t: &Threat, recaptures_lose: Option<bool>) -> Chase {
     let attacker_piece = pos.piece_at(t.capturer).map_or('?', |p| p.fen_char());
     let protection = if t.by_checks {
         Protection::ByChecks
     } else {
-        protection_of(pos, t)
+        protection_of(pos, t, recaptures_lose)
     };
     Chase {
         target: t.target,
@@ -266,8 +269,9 @@ fn describe_chase(pos: &Position, t: &Threat) -> Chase {
 }
 
 /// Why the target of a direct capture is lost: counts its protectors before and after the
-/// capture.
-fn protection_of(pos: &Position, t: &Threat) -> Protection {
+/// capture. `recaptures_lose`, if known, says whether every legal recapture of the first capture
+/// loses.
+fn protection_of(pos: &Position, t: &Threat, recaptures_lose: Option<bool>) -> Protection {
     let Some(first) = t.line.first().copied() else {
         return Protection::ExchangeWins;
     };
@@ -299,23 +303,20 @@ fn protection_of(pos: &Position, t: &Threat) -> Protection {
         return Protection::UnderProtected;
     }
     // Protectors that exist but do not help: taking back loses to mate, or is refuted.
-    let mut budget = Budget::new(100_000);
-    let refuted = after
-        .legal_captures()
-        .iter()
-        .filter(|m| m.to == t.target)
-        .all(|&m| {
-            let line = line_after(
-                &mut after.clone(),
-                m,
-                &Limits {
-                    defence: Defence::Anything,
-                    ..Limits::default()
-                },
-                &mut budget,
-            );
-            line.value < 0
-        });
+    let refuted = match recaptures_lose.filter(|_| first.to == t.target) {
+        Some(known) => known,
+        None => {
+            let mut budget = Budget::new(RECAPTURE_NODES);
+            after
+                .legal_captures()
+                .iter()
+                .filter(|m| m.to == t.target)
+                .all(|&m| {
+                    let line = line_after(&mut after.clone(), m, &Limits::default(), &mut budget);
+                    line.value < 0
+                })
+        }
+    };
     if refuted {
         Protection::FakeRoot
     } else {
