@@ -92,8 +92,44 @@ fn encoded_len(text: &str, encoding: Encoding) -> usize {
     match encoding {
         Encoding::Utf8 => text.len(),
         Encoding::Utf16Le | Encoding::Utf16Be => text.encode_utf16().count() * 2,
-        Encoding::Gbk | Encoding::Big5 => text.chars().map(|c| double_byte_len(c, encoding)).sum(),
+        Encoding::Big5 => big5_len(text),
+        Encoding::Gbk => text.chars().map(|c| double_byte_len(c, encoding)).sum(),
     }
+}
+
+/// The length in Big5 of `text`, decoded from Big5: as [`double_byte_len`] counts it, from the
+/// UTF-8 bytes, eight at a time (a byte below 80 is an ASCII character, one byte; a byte from
+/// C0 up leads any other character, two bytes), U+FFFD (whose last byte BD is looked for on
+/// the way) measured as that function measures it.
+fn big5_len(text: &str) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let bytes = text.as_bytes();
+    let (mut len, mut maybe_bad) = (0usize, false);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // 1 in each ASCII byte, 2 in each lead byte, summed by a multiplication (no popcount
+        // in the baseline instruction set).
+        let ascii = (!x & HIGH) >> 7;
+        let leads = (x & (x << 1) & HIGH) >> 6;
+        len += ((ascii + leads).wrapping_mul(ONES) >> 56) as usize;
+        let bd = x ^ (ONES * 0xBD);
+        maybe_bad |= bd.wrapping_sub(ONES) & !bd & HIGH != 0;
+    }
+    for &b in chunks.remainder() {
+        len += usize::from(b < 0x80) + 2 * usize::from(b >= 0xC0);
+        maybe_bad |= b == 0xBD;
+    }
+    if maybe_bad {
+        let bad = bytes.windows(3).filter(|w| w == b"\xEF\xBF\xBD").count();
+        if bad > 0 {
+            len = len - 2 * bad + bad * double_byte_len('\u{fffd}', Encoding::Big5);
+        }
+    }
+    len
 }
 
 /// The length in GBK or Big5 of `c`, a character of a text decoded from it. Counted, not
@@ -141,6 +177,20 @@ mod tests {
                     assert_eq!(encoded_len(&text, Encoding::Big5), 2, "{lead:x} {trail:x}");
                 }
             }
+        }
+        // Big5 counted from the bytes: as character by character, whatever the text.
+        for text in [
+            "1. 炮五平四 馬８進７ {好}\n",
+            "a\u{fffd}b\u{ff18}\u{fffd}",
+            "1. 炮五平四 馬８進７ {好} \u{fffd}\u{fffd}a\u{fffd} 1. 炮五平四 馬８進７ \u{fffd}",
+            "\u{ff01}\u{00e9}\u{1f600}x",
+            "",
+        ] {
+            let by_char: usize = text
+                .chars()
+                .map(|c| double_byte_len(c, Encoding::Big5))
+                .sum();
+            assert_eq!(big5_len(text), by_char, "{text}");
         }
         let mixed = "1. 炮五平四 馬８進７ {好} \u{fffd}\u{fffd}a\u{fffd}";
         for enc in [Encoding::Gbk, Encoding::Big5, Encoding::Utf8] {
