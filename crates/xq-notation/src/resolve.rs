@@ -634,6 +634,24 @@ pub struct Reader {
         Result<MoveText, SyntaxError>,
         foldhash::fast::RandomState,
     >,
+    /// The moves of short tokens read lately, each in the slot its key picks ([`recent_slot`];
+    /// a later token with the same slot takes it): in front of `short`, a lookup without hashing
+    /// and probing (empty until the first token).
+    recent: Vec<(u128, MoveText)>,
+}
+
+/// How many slots [`Reader`]'s `recent` has (a power of two): more than the distinct moves of
+/// most archives' common openings and endings.
+const RECENT_SLOTS: usize = 1 << 10;
+
+/// A key no token has ([`short_key`] puts a length of at most 15 in the top byte).
+const NO_KEY: u128 = u128::MAX;
+
+/// The slot of `recent` for a [`short_key`].
+#[inline]
+fn recent_slot(key: u128) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT_SLOTS.trailing_zeros())) as usize
 }
 
 /// The longest token kept in [`Reader`]'s short cache: a five-character Chinese move.
@@ -664,6 +682,7 @@ impl Reader {
             ranks: Ranks::Auto,
             short: std::collections::HashMap::default(),
             cache: std::collections::HashMap::default(),
+            recent: Vec::new(),
         }
     }
 
@@ -673,12 +692,27 @@ impl Reader {
     /// If the text is not a move in any notation.
     pub fn parse(&mut self, text: &str) -> Result<MoveText, SyntaxError> {
         if let Some(key) = short_key(text) {
-            if let Some(known) = self.short.get(&key) {
-                return known.clone();
+            let slot = recent_slot(key);
+            if let Some(&(k, m)) = self.recent.get(slot)
+                && k == key
+            {
+                return Ok(m);
             }
-            let parsed = crate::syntax::parse(text);
-            if self.short.len() < CACHE_LIMIT {
-                self.short.insert(key, parsed.clone());
+            let parsed = match self.short.get(&key) {
+                Some(known) => known.clone(),
+                None => {
+                    let parsed = crate::syntax::parse(text);
+                    if self.short.len() < CACHE_LIMIT {
+                        self.short.insert(key, parsed.clone());
+                    }
+                    parsed
+                }
+            };
+            if let Ok(m) = parsed {
+                if self.recent.is_empty() {
+                    self.recent = vec![(NO_KEY, m); RECENT_SLOTS];
+                }
+                self.recent[slot] = (key, m);
             }
             return parsed;
         }
