@@ -160,6 +160,15 @@ impl<'a> PgnReader<'a> {
         }
     }
 
+    /// The byte at the reading place, as [`PgnReader::peek`] looks (`None` at the window's end).
+    fn peek_byte(&mut self) -> Option<u8> {
+        self.look(self.pos);
+        if self.pos >= self.end {
+            return None;
+        }
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
         self.pos += c.len_utf8();
@@ -452,10 +461,12 @@ impl<'a> PgnReader<'a> {
         let mut opened: Vec<(usize, u32)> = Vec::new();
         loop {
             self.skip_space();
-            let Some(c) = self.peek() else { break };
+            // The byte only: every character the movetext treats apart is ASCII (a token is
+            // read whole by `read_token`).
+            let Some(c) = self.peek_byte() else { break };
             match c {
-                '[' if self.at_line_start() => break,
-                '{' => {
+                b'[' if self.at_line_start() => break,
+                b'{' => {
                     let (start, start_line) = (self.pos, self.line);
                     self.bump();
                     let rest = self.rest();
@@ -481,14 +492,14 @@ impl<'a> PgnReader<'a> {
                     self.advance(end + 1);
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
-                ';' => {
+                b';' => {
                     let rest = self.rest();
                     let end = self.find_in_rest('\n').unwrap_or(rest.len());
                     let body = rest[1..end].trim().to_owned();
                     self.advance(end);
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
-                '(' => {
+                b'(' => {
                     let start = self.pos;
                     opened.push((start, self.line));
                     self.bump();
@@ -508,7 +519,7 @@ impl<'a> PgnReader<'a> {
                     }
                     stack.push(Vec::new());
                 }
-                ')' => {
+                b')' => {
                     let start = self.pos;
                     self.bump();
                     if stack.len() < 2 {
