@@ -97,33 +97,33 @@ fn encoded_len(text: &str, encoding: Encoding) -> usize {
     }
 }
 
+/// What each byte of UTF-8 text decoded from Big5 adds to its length in Big5 (an ASCII byte 1,
+/// a byte leading any other character 2, a continuation byte nothing), and, in the upper half,
+/// how many BD bytes (the last of U+FFFD) there are (texts read are far below 2 GiB, so the
+/// halves never mix).
+const BIG5_WEIGHT: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b {
+            0x00..=0x7F => 1,
+            0xC0..=0xFF => 2,
+            0xBD => 1 << 32,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// The length in Big5 of `text`, decoded from Big5: as [`double_byte_len`] counts it, from the
-/// UTF-8 bytes, eight at a time (a byte below 80 is an ASCII character, one byte; a byte from
-/// C0 up leads any other character, two bytes), U+FFFD (whose last byte BD is looked for on
-/// the way) measured as that function measures it.
+/// UTF-8 bytes ([`BIG5_WEIGHT`]), U+FFFD (when a BD byte is seen) measured as that function
+/// measures it.
 fn big5_len(text: &str) -> usize {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const ONES: u64 = 0x0101_0101_0101_0101;
     let bytes = text.as_bytes();
-    let (mut len, mut maybe_bad) = (0usize, false);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // 1 in each ASCII byte, 2 in each lead byte, summed by a multiplication (no popcount
-        // in the baseline instruction set).
-        let ascii = (!x & HIGH) >> 7;
-        let leads = (x & (x << 1) & HIGH) >> 6;
-        len += ((ascii + leads).wrapping_mul(ONES) >> 56) as usize;
-        let bd = x ^ (ONES * 0xBD);
-        maybe_bad |= bd.wrapping_sub(ONES) & !bd & HIGH != 0;
-    }
-    for &b in chunks.remainder() {
-        len += usize::from(b < 0x80) + 2 * usize::from(b >= 0xC0);
-        maybe_bad |= b == 0xBD;
-    }
-    if maybe_bad {
+    let total: u64 = bytes.iter().map(|&b| BIG5_WEIGHT[usize::from(b)]).sum();
+    let mut len = (total & 0xFFFF_FFFF) as usize;
+    if total >> 32 != 0 {
         let bad = bytes.windows(3).filter(|w| w == b"\xEF\xBF\xBD").count();
         if bad > 0 {
             len = len - 2 * bad + bad * double_byte_len('\u{fffd}', Encoding::Big5);
