@@ -190,30 +190,32 @@ impl<'a> PgnReader<'a> {
 
     fn skip_space(&mut self) {
         let bytes = &self.text.as_bytes()[..self.end];
-        loop {
-            self.look(self.pos);
-            let Some(&b) = bytes.get(self.pos) else {
-                return;
+        // The place moves forward only: what was looked at is noted once, at the end (the byte
+        // there, and the two after it when it is not ASCII).
+        let (mut pos, mut lines) = (self.pos, 0);
+        let furthest = loop {
+            let Some(&b) = bytes.get(pos) else {
+                break pos;
             };
             if b < 0x80 {
                 if !b.is_ascii_whitespace() {
-                    return;
+                    break pos;
                 }
-                self.pos += 1;
-                if b == b'\n' {
-                    self.line += 1;
-                }
+                pos += 1;
+                lines += u32::from(b == b'\n');
             } else {
-                self.look(self.pos + 2);
                 if !may_start_space(b) {
-                    return;
+                    break pos + 2;
                 }
-                match unicode_space_len(&bytes[self.pos..]) {
-                    0 => return,
-                    n => self.pos += n,
+                match unicode_space_len(&bytes[pos..]) {
+                    0 => break pos + 2,
+                    n => pos += n,
                 }
             }
-        }
+        };
+        self.look(furthest);
+        self.pos = pos;
+        self.line += lines;
     }
 
     /// Skips to the start of the next line that begins with `[` (after spaces), or the end.
@@ -621,24 +623,29 @@ impl<'a> PgnReader<'a> {
     fn read_token(&mut self) -> &'a str {
         let start = self.pos;
         let bytes = &self.text.as_bytes()[..self.end];
+        // As in `skip_space`: what was looked at is noted once, at the end.
+        let mut pos = start;
+        let mut furthest = pos;
         loop {
-            self.look(self.pos);
-            let Some(&b) = bytes.get(self.pos) else { break };
+            furthest = furthest.max(pos);
+            let Some(&b) = bytes.get(pos) else { break };
             if b < 0x80 {
                 if b.is_ascii_whitespace()
                     || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
                 {
                     break;
                 }
-                self.pos += 1;
+                pos += 1;
             } else {
-                self.look(self.pos + 2);
-                if may_start_space(b) && unicode_space_len(&bytes[self.pos..]) > 0 {
+                furthest = furthest.max(pos + 2);
+                if may_start_space(b) && unicode_space_len(&bytes[pos..]) > 0 {
                     break;
                 }
-                self.pos += utf8_len(b);
+                pos += utf8_len(b);
             }
         }
+        self.look(furthest);
+        self.pos = pos;
         &self.text[start..self.pos.min(self.end)]
     }
 }
