@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use xq_core::{Color, File, IllegalMove, Move, Piece, Position, Role, Square};
+use xq_core::{Bitboard, Color, File, IllegalMove, Move, Piece, Position, Role, Square};
 
 use crate::{
     coords::Ranks,
@@ -348,7 +348,7 @@ impl Descriptive {
     }
 
     /// The common case straight from the board: a named piece picked by its file, alone of its
-    /// kind there, making a legal move (tested once). `None` whenever the full reading
+    /// kind there (one set operation), making a legal move (tested once). `None` whenever the full reading
     /// ([`Descriptive::resolve_all`]) could answer anything else (an error, several pieces, a
     /// departure from the standard), so that it answers those in its own words.
     #[inline]
@@ -358,14 +358,8 @@ impl Descriptive {
         };
         let us = pos.turn();
         let file = File::from_number(n, us)?;
-        let mut on = pos
-            .board()
-            .by_piece(Piece::new(us, role))
-            .filter(|sq| sq.file() == file);
-        let from = on.next()?;
-        if on.next().is_some() {
-            return None;
-        }
+        let from =
+            (pos.board().by_piece(Piece::new(us, role)) & Bitboard::from_file(file)).single()?;
         let m = Move::new(
             from,
             destination(from, role, us, self.direction, self.amount)?,
