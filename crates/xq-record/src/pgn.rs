@@ -670,12 +670,26 @@ fn utf8_len(lead: u8) -> usize {
 
 /// Whether a non-ASCII whitespace character (see [`unicode_space_len`]) can start with `lead`:
 /// Chinese characters (leads E4–E9) cannot.
+#[inline]
 fn may_start_space(lead: u8) -> bool {
-    matches!(lead, 0xC2 | 0xE1..=0xE3 | 0xEF)
+    // One bit per lead byte (a lookup: this runs for every character of every move).
+    const LEADS: [u64; 4] = {
+        let mut bits = [0; 4];
+        let mut b = 0;
+        while b < 256 {
+            if matches!(b, 0xC2 | 0xE1..=0xE3 | 0xEF) {
+                bits[b / 64] |= 1 << (b % 64);
+            }
+            b += 1;
+        }
+        bits
+    };
+    LEADS[usize::from(lead / 64)] >> (lead % 64) & 1 == 1
 }
 
 /// The length of the non-ASCII whitespace character (Unicode White_Space, and the byte-order
 /// mark) that `bytes` start with, or 0.
+#[inline]
 fn unicode_space_len(bytes: &[u8]) -> usize {
     match bytes {
         [0xC2, 0x85 | 0xA0, ..] => 2,
@@ -815,6 +829,13 @@ mod tests {
         }
         // And it does keep Chinese characters out.
         assert!(!may_start_space("炮".as_bytes()[0]));
+        for lead in 0..=255u8 {
+            assert_eq!(
+                may_start_space(lead),
+                matches!(lead, 0xC2 | 0xE1..=0xE3 | 0xEF),
+                "{lead:x}"
+            );
+        }
     }
 
     fn read(text: &str) -> Vec<Result<Game, ReadError>> {
