@@ -176,7 +176,18 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     let mut i = 0;
     while i + 1 < bytes.len() {
         if bytes[i] < 0x80 {
-            i += 1;
+            // ASCII passed over eight bytes at a time where it can be.
+            while let Some(chunk) = bytes.get(i..i + 8) {
+                let mut word = [0; 8];
+                word.copy_from_slice(chunk);
+                if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                i += 8;
+            }
+            if bytes.get(i).is_some_and(|&b| b < 0x80) {
+                i += 1;
+            }
             continue;
         }
         let (a, b) = (bytes[i], bytes[i + 1]);
