@@ -687,9 +687,7 @@ impl Reader {
     pub fn parse(&mut self, text: &str) -> Result<MoveText, SyntaxError> {
         if let Some(key) = short_key(text) {
             let slot = recent_slot(key);
-            if let Some(&(k, m)) = self.recent.get(slot)
-                && k == key
-            {
+            if let Some(m) = self.recent(key, slot) {
                 return Ok(m);
             }
             let parsed = match self.short.get(&key) {
@@ -720,6 +718,15 @@ impl Reader {
         parsed
     }
 
+    /// The move text kept in `recent` for the [`short_key`] `key` in its `slot`, if it is there.
+    #[inline]
+    fn recent(&self, key: u128, slot: usize) -> Option<MoveText> {
+        match self.recent.get(slot) {
+            Some(&(k, m)) if k == key => Some(m),
+            _ => None,
+        }
+    }
+
     /// How coordinate moves' ranks are counted from now on (a game's: see
     /// [`Ranks`]); the previous setting.
     pub fn set_ranks(&mut self, ranks: Ranks) -> Ranks {
@@ -736,6 +743,15 @@ impl Reader {
     /// # Errors
     /// See [`NotationError`].
     pub fn read(&mut self, text: &str, pos: &Position) -> Result<Move, NotationError> {
+        // The common case first: a Chinese or WXF token read lately, its piece named alone on
+        // its file (what `Descriptive::resolve` tries first in lenient mode).
+        if self.mode == Mode::Lenient
+            && let Some(key) = short_key(text)
+            && let Some(MoveText::Descriptive(d)) = self.recent(key, recent_slot(key))
+            && let Some(m) = d.resolve_named(pos)
+        {
+            return Ok(m);
+        }
         let mode = self.mode;
         let ranks = self.ranks;
         let ranks_wrong = || {
@@ -799,56 +815,91 @@ mod tests {
     use super::*;
     use crate::syntax::Deviations;
 
+    /// Calls `visit` with the positions of `games` random games of up to `plies` plies each (the
+    /// same games every run).
+    fn random_positions(games: usize, plies: usize, mut visit: impl FnMut(&Position)) {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..games {
+            let mut pos = Position::new();
+            for _ in 0..plies {
+                visit(&pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    /// A reader (its caches warm, the board shortcut taken) reads every legal move written in
+    /// Chinese and WXF, and texts that are no move there, as reading each afresh does.
+    #[test]
+    fn a_reader_reads_as_a_fresh_reading() {
+        let mut reader = Reader::new(Mode::Lenient);
+        let mut strict = Reader::new(Mode::Strict);
+        let notations = [
+            Notation::Chinese(write::ChineseStyle::default()),
+            Notation::Wxf,
+        ];
+        random_positions(8, 80, |pos| {
+            let mut texts: Vec<String> = ["车一进一", "马８进７", "炮二平五", "x"]
+                .iter()
+                .map(|t| (*t).to_owned())
+                .collect();
+            for &m in pos.legal_moves().iter() {
+                for notation in notations {
+                    texts.push(write::write(pos, m, notation));
+                }
+            }
+            for text in &texts {
+                for _ in 0..2 {
+                    assert_eq!(
+                        reader.read(text, pos),
+                        read(text, pos, Mode::Lenient),
+                        "{text} in {pos:?}"
+                    );
+                    assert_eq!(
+                        strict.read(text, pos),
+                        read(text, pos, Mode::Strict),
+                        "{text} in {pos:?}"
+                    );
+                }
+            }
+        });
+    }
+
     /// Every Chinese-style text on the board (each role, file, direction and amount) in the
     /// positions of random games: the reading straight from the board gives what the full
     /// reading gives, move or error, word for word.
     #[test]
     fn named_piece_reading_agrees_with_the_full_reading() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let mut fast = 0;
-        for _ in 0..10 {
-            let mut pos = Position::new();
-            for _ in 0..100 {
-                for role in Role::ALL {
-                    for n in 1..=9 {
-                        for direction in
-                            [Direction::Advance, Direction::Retreat, Direction::Traverse]
-                        {
-                            for amount in 1..=9 {
-                                let d = Descriptive {
-                                    system: System::Chinese,
-                                    role: Some(role),
-                                    selector: Selector::File(n),
-                                    direction,
-                                    amount,
-                                    numerals: Numerals::Chinese,
-                                    deviations: Deviations::default(),
-                                };
-                                let full = d.resolve_all(&pos, Mode::Lenient);
-                                assert_eq!(
-                                    d.resolve(&pos, Mode::Lenient),
-                                    full,
-                                    "{d:?} in {pos:?}"
-                                );
-                                fast += usize::from(d.resolve_named(&pos).is_some());
-                            }
+        random_positions(10, 100, |pos| {
+            for role in Role::ALL {
+                for n in 1..=9 {
+                    for direction in [Direction::Advance, Direction::Retreat, Direction::Traverse] {
+                        for amount in 1..=9 {
+                            let d = Descriptive {
+                                system: System::Chinese,
+                                role: Some(role),
+                                selector: Selector::File(n),
+                                direction,
+                                amount,
+                                numerals: Numerals::Chinese,
+                                deviations: Deviations::default(),
+                            };
+                            let full = d.resolve_all(pos, Mode::Lenient);
+                            assert_eq!(d.resolve(pos, Mode::Lenient), full, "{d:?} in {pos:?}");
+                            fast += usize::from(d.resolve_named(pos).is_some());
                         }
                     }
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let m = moves[(next() % moves.len() as u64) as usize];
-                pos.play_unchecked(m);
             }
-        }
+        });
         // The shortcut is really taken (most legal moves are named this way).
         assert!(fast > 20_000, "{fast}");
     }
