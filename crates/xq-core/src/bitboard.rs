@@ -26,6 +26,21 @@ impl Bitboard {
         Bitboard(0x1ff_u128 << (rank as usize * 9))
     }
 
+    /// All points of `file`.
+    #[inline]
+    pub const fn from_file(file: crate::File) -> Bitboard {
+        const FILES: [u128; 9] = {
+            let mut files = [0; 9];
+            let mut i = 0;
+            while i < 90 {
+                files[i % 9] |= 1 << i;
+                i += 1;
+            }
+            files
+        };
+        Bitboard(FILES[file.index()])
+    }
+
     /// The points strictly between `a` and `b` if they share a rank or a file (empty otherwise):
     /// the points a rook's or cannon's line passes over.
     #[inline]
@@ -214,5 +229,10 @@ mod tests {
         assert_eq!(Bitboard::from_square(Square::C3).single(), Some(Square::C3));
         assert_eq!(bb.single(), None);
         assert_eq!(Bitboard::from_rank(Rank::R9).count(), 9);
+        // A file's points are the points on it.
+        for file in crate::File::ALL {
+            let on: Vec<Square> = Square::all().filter(|sq| sq.file() == file).collect();
+            assert_eq!(Bitboard::from_file(file).collect::<Vec<_>>(), on);
+        }
     }
 }

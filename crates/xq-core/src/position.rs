@@ -603,15 +603,7 @@ impl Position {
         if piece.color != us {
             return Err(IllegalMove::NotYourPiece);
         }
-        let reachable = match piece.role {
-            Role::Rook | Role::Cannon => self.line_reaches(m, piece.role == Role::Cannon, us),
-            role => {
-                let mut reachable = false;
-                self.gen_piece(us, m.from, role, &mut |_, to| reachable |= to == m.to);
-                reachable
-            }
-        };
-        if !reachable {
+        if !self.reaches(m, piece.role, us) {
             return Err(IllegalMove::CannotReach);
         }
         if self.king_safe_after(m, us) {
@@ -621,6 +613,27 @@ impl Position {
         } else {
             Err(IllegalMove::KingInCheck)
         }
+    }
+
+    /// Whether `us`'s piece of `role` on `m.from` may go to `m.to` by its own rule: the one point
+    /// tested, not every move of the piece generated ([`Position::gen_piece`] gives the same
+    /// moves; a test compares the two).
+    #[inline]
+    fn reaches(&self, m: Move, role: Role, us: Color) -> bool {
+        let (from, to) = (m.from.index(), m.to);
+        let stepped = |steps: &Steps| {
+            let occ = self.board.occupied();
+            steps.iter().any(|(t, via)| t == to && !occ.contains(via))
+        };
+        let stepped_to = match role {
+            Role::Rook | Role::Cannon => return self.line_reaches(m, role == Role::Cannon, us),
+            Role::Horse => stepped(&HORSE_STEPS[from]),
+            Role::Elephant => stepped(&ELEPHANT_STEPS[us.index()][from]),
+            Role::Pawn => PAWN_STEPS[us.index()][from].contains(to),
+            Role::Advisor => ADVISOR_STEPS[from].contains(to),
+            Role::King => KING_STEPS[from].contains(to),
+        };
+        stepped_to && !self.board.by_color(us).contains(to)
     }
 
     /// Whether a rook (or a cannon) may go from `m.from` to `m.to` by its own rule: along a
@@ -1388,5 +1401,51 @@ impl Eq for Position {}
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Position::reaches`] against the moves [`Position::gen_piece`] generates, for every
+    /// piece of either side and every point, in the positions of random games.
+    #[test]
+    fn a_piece_reaches_the_points_it_is_generated_to() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut tested = 0;
+        for _ in 0..20 {
+            let mut pos = Position::new();
+            for _ in 0..120 {
+                for p in [&pos, &pos.passed()] {
+                    let us = p.turn();
+                    for from in p.board.by_color(us) {
+                        let Some(piece) = p.board.piece_at(from) else {
+                            continue;
+                        };
+                        let mut generated = Bitboard::EMPTY;
+                        p.gen_piece(us, from, piece.role, &mut |_, to| generated.add(to));
+                        for to in Square::all() {
+                            let m = Move::new(from, to);
+                            assert_eq!(
+                                p.reaches(m, piece.role, us),
+                                generated.contains(to),
+                                "{m} in {p:?}"
+                            );
+                            tested += 1;
+                        }
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(tested > 1_000_000, "{tested}");
     }
 }

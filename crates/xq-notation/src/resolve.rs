@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use xq_core::{Color, File, IllegalMove, Move, Piece, Position, Role, Square};
+use xq_core::{Bitboard, Color, File, IllegalMove, Move, Piece, Position, Role, Square};
 
 use crate::{
     coords::Ranks,
@@ -348,7 +348,7 @@ impl Descriptive {
     }
 
     /// The common case straight from the board: a named piece picked by its file, alone of its
-    /// kind there, making a legal move (tested once). `None` whenever the full reading
+    /// kind there (one set operation), making a legal move (tested once). `None` whenever the full reading
     /// ([`Descriptive::resolve_all`]) could answer anything else (an error, several pieces, a
     /// departure from the standard), so that it answers those in its own words.
     #[inline]
@@ -358,14 +358,8 @@ impl Descriptive {
         };
         let us = pos.turn();
         let file = File::from_number(n, us)?;
-        let mut on = pos
-            .board()
-            .by_piece(Piece::new(us, role))
-            .filter(|sq| sq.file() == file);
-        let from = on.next()?;
-        if on.next().is_some() {
-            return None;
-        }
+        let from =
+            (pos.board().by_piece(Piece::new(us, role)) & Bitboard::from_file(file)).single()?;
         let m = Move::new(
             from,
             destination(from, role, us, self.direction, self.amount)?,
@@ -634,6 +628,24 @@ pub struct Reader {
         Result<MoveText, SyntaxError>,
         foldhash::fast::RandomState,
     >,
+    /// The moves of short tokens read lately, each in the slot its key picks ([`recent_slot`];
+    /// a later token with the same slot takes it): in front of `short`, a lookup without hashing
+    /// and probing (empty until the first token).
+    recent: Vec<(u128, MoveText)>,
+}
+
+/// How many slots [`Reader`]'s `recent` has (a power of two): more than the distinct moves of
+/// most archives' common openings and endings.
+const RECENT_SLOTS: usize = 1 << 10;
+
+/// A key no token has ([`short_key`] puts a length of at most 15 in the top byte).
+const NO_KEY: u128 = u128::MAX;
+
+/// The slot of `recent` for a [`short_key`].
+#[inline]
+fn recent_slot(key: u128) -> usize {
+    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT_SLOTS.trailing_zeros())) as usize
 }
 
 /// The longest token kept in [`Reader`]'s short cache: a five-character Chinese move.
@@ -664,6 +676,7 @@ impl Reader {
             ranks: Ranks::Auto,
             short: std::collections::HashMap::default(),
             cache: std::collections::HashMap::default(),
+            recent: Vec::new(),
         }
     }
 
@@ -673,12 +686,25 @@ impl Reader {
     /// If the text is not a move in any notation.
     pub fn parse(&mut self, text: &str) -> Result<MoveText, SyntaxError> {
         if let Some(key) = short_key(text) {
-            if let Some(known) = self.short.get(&key) {
-                return known.clone();
+            let slot = recent_slot(key);
+            if let Some(m) = self.recent(key, slot) {
+                return Ok(m);
             }
-            let parsed = crate::syntax::parse(text);
-            if self.short.len() < CACHE_LIMIT {
-                self.short.insert(key, parsed.clone());
+            let parsed = match self.short.get(&key) {
+                Some(known) => known.clone(),
+                None => {
+                    let parsed = crate::syntax::parse(text);
+                    if self.short.len() < CACHE_LIMIT {
+                        self.short.insert(key, parsed.clone());
+                    }
+                    parsed
+                }
+            };
+            if let Ok(m) = parsed {
+                if self.recent.is_empty() {
+                    self.recent = vec![(NO_KEY, m); RECENT_SLOTS];
+                }
+                self.recent[slot] = (key, m);
             }
             return parsed;
         }
@@ -690,6 +716,15 @@ impl Reader {
             self.cache.insert(text.into(), parsed.clone());
         }
         parsed
+    }
+
+    /// The move text kept in `recent` for the [`short_key`] `key` in its `slot`, if it is there.
+    #[inline]
+    fn recent(&self, key: u128, slot: usize) -> Option<MoveText> {
+        match self.recent.get(slot) {
+            Some(&(k, m)) if k == key => Some(m),
+            _ => None,
+        }
     }
 
     /// How coordinate moves' ranks are counted from now on (a game's: see
@@ -708,6 +743,15 @@ impl Reader {
     /// # Errors
     /// See [`NotationError`].
     pub fn read(&mut self, text: &str, pos: &Position) -> Result<Move, NotationError> {
+        // The common case first: a Chinese or WXF token read lately, its piece named alone on
+        // its file (what `Descriptive::resolve` tries first in lenient mode).
+        if self.mode == Mode::Lenient
+            && let Some(key) = short_key(text)
+            && let Some(MoveText::Descriptive(d)) = self.recent(key, recent_slot(key))
+            && let Some(m) = d.resolve_named(pos)
+        {
+            return Ok(m);
+        }
         let mode = self.mode;
         let ranks = self.ranks;
         let ranks_wrong = || {
@@ -771,56 +815,91 @@ mod tests {
     use super::*;
     use crate::syntax::Deviations;
 
+    /// Calls `visit` with the positions of `games` random games of up to `plies` plies each (the
+    /// same games every run).
+    fn random_positions(games: usize, plies: usize, mut visit: impl FnMut(&Position)) {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..games {
+            let mut pos = Position::new();
+            for _ in 0..plies {
+                visit(&pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    /// A reader (its caches warm, the board shortcut taken) reads every legal move written in
+    /// Chinese and WXF, and texts that are no move there, as reading each afresh does.
+    #[test]
+    fn a_reader_reads_as_a_fresh_reading() {
+        let mut reader = Reader::new(Mode::Lenient);
+        let mut strict = Reader::new(Mode::Strict);
+        let notations = [
+            Notation::Chinese(write::ChineseStyle::default()),
+            Notation::Wxf,
+        ];
+        random_positions(8, 80, |pos| {
+            let mut texts: Vec<String> = ["车一进一", "马８进７", "炮二平五", "x"]
+                .iter()
+                .map(|t| (*t).to_owned())
+                .collect();
+            for &m in pos.legal_moves().iter() {
+                for notation in notations {
+                    texts.push(write::write(pos, m, notation));
+                }
+            }
+            for text in &texts {
+                for _ in 0..2 {
+                    assert_eq!(
+                        reader.read(text, pos),
+                        read(text, pos, Mode::Lenient),
+                        "{text} in {pos:?}"
+                    );
+                    assert_eq!(
+                        strict.read(text, pos),
+                        read(text, pos, Mode::Strict),
+                        "{text} in {pos:?}"
+                    );
+                }
+            }
+        });
+    }
+
     /// Every Chinese-style text on the board (each role, file, direction and amount) in the
     /// positions of random games: the reading straight from the board gives what the full
     /// reading gives, move or error, word for word.
     #[test]
     fn named_piece_reading_agrees_with_the_full_reading() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let mut fast = 0;
-        for _ in 0..10 {
-            let mut pos = Position::new();
-            for _ in 0..100 {
-                for role in Role::ALL {
-                    for n in 1..=9 {
-                        for direction in
-                            [Direction::Advance, Direction::Retreat, Direction::Traverse]
-                        {
-                            for amount in 1..=9 {
-                                let d = Descriptive {
-                                    system: System::Chinese,
-                                    role: Some(role),
-                                    selector: Selector::File(n),
-                                    direction,
-                                    amount,
-                                    numerals: Numerals::Chinese,
-                                    deviations: Deviations::default(),
-                                };
-                                let full = d.resolve_all(&pos, Mode::Lenient);
-                                assert_eq!(
-                                    d.resolve(&pos, Mode::Lenient),
-                                    full,
-                                    "{d:?} in {pos:?}"
-                                );
-                                fast += usize::from(d.resolve_named(&pos).is_some());
-                            }
+        random_positions(10, 100, |pos| {
+            for role in Role::ALL {
+                for n in 1..=9 {
+                    for direction in [Direction::Advance, Direction::Retreat, Direction::Traverse] {
+                        for amount in 1..=9 {
+                            let d = Descriptive {
+                                system: System::Chinese,
+                                role: Some(role),
+                                selector: Selector::File(n),
+                                direction,
+                                amount,
+                                numerals: Numerals::Chinese,
+                                deviations: Deviations::default(),
+                            };
+                            let full = d.resolve_all(pos, Mode::Lenient);
+                            assert_eq!(d.resolve(pos, Mode::Lenient), full, "{d:?} in {pos:?}");
+                            fast += usize::from(d.resolve_named(pos).is_some());
                         }
                     }
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let m = moves[(next() % moves.len() as u64) as usize];
-                pos.play_unchecked(m);
             }
-        }
+        });
         // The shortcut is really taken (most legal moves are named this way).
         assert!(fast > 20_000, "{fast}");
     }

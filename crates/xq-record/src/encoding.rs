@@ -176,7 +176,18 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     let mut i = 0;
     while i + 1 < bytes.len() {
         if bytes[i] < 0x80 {
-            i += 1;
+            // ASCII passed over eight bytes at a time where it can be.
+            while let Some(chunk) = bytes.get(i..i + 8) {
+                let mut word = [0; 8];
+                word.copy_from_slice(chunk);
+                if u64::from_le_bytes(word) & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                i += 8;
+            }
+            if bytes.get(i).is_some_and(|&b| b < 0x80) {
+                i += 1;
+            }
             continue;
         }
         let (a, b) = (bytes[i], bytes[i + 1]);
@@ -292,14 +303,26 @@ impl TextDecoder {
             // The start of the run being gathered.
             let mut run: Option<usize> = None;
             let mut at = 0;
-            for line in bytes.split_inclusive(|&b| b == b'\n') {
+            while at < bytes.len() {
                 let start = at;
-                at += line.len();
-                if run.is_some() && line.is_ascii() {
-                    continue;
-                }
-                match std::str::from_utf8(line) {
-                    Ok(s) => {
+                let (end, non_ascii) = scan_line(bytes, start);
+                at = end;
+                let line = &bytes[start..end];
+                // A line whose bytes from its first that is not ASCII on are UTF-8 is UTF-8.
+                // (A GBK or Big5 line is told at once, mostly: UTF-8 starts a character that is
+                // not ASCII with a byte from C2 to F4, then a byte from 80 to BF.)
+                let utf8 = match non_ascii {
+                    None if run.is_some() => continue,
+                    None => std::str::from_utf8(line).ok(),
+                    Some(i) => match bytes[i..end] {
+                        [0xC2..=0xF4, 0x80..=0xBF, ..] => std::str::from_utf8(&bytes[i..end])
+                            .ok()
+                            .and_then(|_| std::str::from_utf8(line).ok()),
+                        _ => None,
+                    },
+                };
+                match utf8 {
+                    Some(s) => {
                         if let Some(from) = run.take() {
                             self.flush_run(&bytes[from..start], bytes, &mut text, &mut first);
                         }
@@ -310,7 +333,7 @@ impl TextDecoder {
                         });
                         first = false;
                     }
-                    Err(_) => {
+                    None => {
                         run.get_or_insert(start);
                     }
                 }
@@ -355,6 +378,53 @@ impl TextDecoder {
         };
         text.into_owned()
     }
+}
+
+/// The end of the line of `bytes` that starts at `start` (one past its LF, or the end of
+/// `bytes`), and where its first byte that is not ASCII stands, if it has one. Eight bytes at a
+/// time where none of them is a LF (nor, until one is found, a byte that is not ASCII): one pass
+/// instead of splitting the lines, then looking at each for bytes that are not ASCII.
+fn scan_line(bytes: &[u8], start: usize) -> (usize, Option<usize>) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    let mut at = start;
+    let mut non_ascii = None;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // The high bit of each LF byte (exact up to the first one, which is all that is used).
+        let lf = x ^ (ONES * u64::from(b'\n'));
+        let lf = lf.wrapping_sub(ONES) & !lf & HIGH;
+        let line_bytes = match lf.trailing_zeros() / 8 {
+            8 => 8,
+            n => n as usize + 1,
+        };
+        if non_ascii.is_none() {
+            let high = x
+                & HIGH
+                & u64::MAX
+                    .checked_shr(64 - 8 * line_bytes as u32)
+                    .unwrap_or(0);
+            if high != 0 {
+                non_ascii = Some(at + (high.trailing_zeros() / 8) as usize);
+            }
+        }
+        at += line_bytes;
+        if lf != 0 {
+            return (at, non_ascii);
+        }
+    }
+    while let Some(&b) = bytes.get(at) {
+        at += 1;
+        if b == b'\n' {
+            break;
+        }
+        if b >= 0x80 && non_ascii.is_none() {
+            non_ascii = Some(at - 1);
+        }
+    }
+    (at, non_ascii)
 }
 
 /// GBK or Big5 for bytes that are not UTF-8 (the lines of a UTF-8 file that are not UTF-8).
@@ -519,6 +589,34 @@ mod tests {
         assert_eq!(detect(&utf16[2..]), Encoding::Utf16Le, "without the mark");
         assert_eq!(Encoding::from_name("GB2312"), Some(Encoding::Gbk));
         assert_eq!(Encoding::from_name("cp950"), Some(Encoding::Big5));
+    }
+
+    #[test]
+    fn lines_are_scanned_as_split() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for case in 0..5000 {
+            let mut bytes = Vec::new();
+            for _ in 0..case % 40 {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                bytes.push(match rng % 6 {
+                    0 => b'\n',
+                    1 => 0x80 | (rng >> 8) as u8,
+                    _ => b'a' + (rng >> 8) as u8 % 26,
+                });
+            }
+            let mut at = 0;
+            for line in bytes.split_inclusive(|&b| b == b'\n') {
+                let first = line.iter().position(|&b| b >= 0x80).map(|i| at + i);
+                assert_eq!(
+                    scan_line(&bytes, at),
+                    (at + line.len(), first),
+                    "{bytes:x?}"
+                );
+                at += line.len();
+            }
+        }
     }
 
     /// Decoding as before the runs: line by line.

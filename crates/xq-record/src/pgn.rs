@@ -160,6 +160,15 @@ impl<'a> PgnReader<'a> {
         }
     }
 
+    /// The byte at the reading place, as [`PgnReader::peek`] looks (`None` at the window's end).
+    fn peek_byte(&mut self) -> Option<u8> {
+        self.look(self.pos);
+        if self.pos >= self.end {
+            return None;
+        }
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
         self.pos += c.len_utf8();
@@ -181,30 +190,32 @@ impl<'a> PgnReader<'a> {
 
     fn skip_space(&mut self) {
         let bytes = &self.text.as_bytes()[..self.end];
-        loop {
-            self.look(self.pos);
-            let Some(&b) = bytes.get(self.pos) else {
-                return;
+        // The place moves forward only: what was looked at is noted once, at the end (the byte
+        // there, and the two after it when it is not ASCII).
+        let (mut pos, mut lines) = (self.pos, 0);
+        let furthest = loop {
+            let Some(&b) = bytes.get(pos) else {
+                break pos;
             };
             if b < 0x80 {
                 if !b.is_ascii_whitespace() {
-                    return;
+                    break pos;
                 }
-                self.pos += 1;
-                if b == b'\n' {
-                    self.line += 1;
-                }
+                pos += 1;
+                lines += u32::from(b == b'\n');
             } else {
-                self.look(self.pos + 2);
                 if !may_start_space(b) {
-                    return;
+                    break pos + 2;
                 }
-                match unicode_space_len(&bytes[self.pos..]) {
-                    0 => return,
-                    n => self.pos += n,
+                match unicode_space_len(&bytes[pos..]) {
+                    0 => break pos + 2,
+                    n => pos += n,
                 }
             }
-        }
+        };
+        self.look(furthest);
+        self.pos = pos;
+        self.line += lines;
     }
 
     /// Skips to the start of the next line that begins with `[` (after spaces), or the end.
@@ -452,10 +463,12 @@ impl<'a> PgnReader<'a> {
         let mut opened: Vec<(usize, u32)> = Vec::new();
         loop {
             self.skip_space();
-            let Some(c) = self.peek() else { break };
+            // The byte only: every character the movetext treats apart is ASCII (a token is
+            // read whole by `read_token`).
+            let Some(c) = self.peek_byte() else { break };
             match c {
-                '[' if self.at_line_start() => break,
-                '{' => {
+                b'[' if self.at_line_start() => break,
+                b'{' => {
                     let (start, start_line) = (self.pos, self.line);
                     self.bump();
                     let rest = self.rest();
@@ -481,14 +494,14 @@ impl<'a> PgnReader<'a> {
                     self.advance(end + 1);
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
-                ';' => {
+                b';' => {
                     let rest = self.rest();
                     let end = self.find_in_rest('\n').unwrap_or(rest.len());
                     let body = rest[1..end].trim().to_owned();
                     self.advance(end);
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
-                '(' => {
+                b'(' => {
                     let start = self.pos;
                     opened.push((start, self.line));
                     self.bump();
@@ -508,7 +521,7 @@ impl<'a> PgnReader<'a> {
                     }
                     stack.push(Vec::new());
                 }
-                ')' => {
+                b')' => {
                     let start = self.pos;
                     self.bump();
                     if stack.len() < 2 {
@@ -610,24 +623,29 @@ impl<'a> PgnReader<'a> {
     fn read_token(&mut self) -> &'a str {
         let start = self.pos;
         let bytes = &self.text.as_bytes()[..self.end];
+        // As in `skip_space`: what was looked at is noted once, at the end.
+        let mut pos = start;
+        let mut furthest = pos;
         loop {
-            self.look(self.pos);
-            let Some(&b) = bytes.get(self.pos) else { break };
+            furthest = furthest.max(pos);
+            let Some(&b) = bytes.get(pos) else { break };
             if b < 0x80 {
                 if b.is_ascii_whitespace()
                     || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
                 {
                     break;
                 }
-                self.pos += 1;
+                pos += 1;
             } else {
-                self.look(self.pos + 2);
-                if may_start_space(b) && unicode_space_len(&bytes[self.pos..]) > 0 {
+                furthest = furthest.max(pos + 2);
+                if may_start_space(b) && unicode_space_len(&bytes[pos..]) > 0 {
                     break;
                 }
-                self.pos += utf8_len(b);
+                pos += utf8_len(b);
             }
         }
+        self.look(furthest);
+        self.pos = pos;
         &self.text[start..self.pos.min(self.end)]
     }
 }
@@ -652,12 +670,26 @@ fn utf8_len(lead: u8) -> usize {
 
 /// Whether a non-ASCII whitespace character (see [`unicode_space_len`]) can start with `lead`:
 /// Chinese characters (leads E4–E9) cannot.
+#[inline]
 fn may_start_space(lead: u8) -> bool {
-    matches!(lead, 0xC2 | 0xE1..=0xE3 | 0xEF)
+    // One bit per lead byte (a lookup: this runs for every character of every move).
+    const LEADS: [u64; 4] = {
+        let mut bits = [0; 4];
+        let mut b = 0;
+        while b < 256 {
+            if matches!(b, 0xC2 | 0xE1..=0xE3 | 0xEF) {
+                bits[b / 64] |= 1 << (b % 64);
+            }
+            b += 1;
+        }
+        bits
+    };
+    LEADS[usize::from(lead / 64)] >> (lead % 64) & 1 == 1
 }
 
 /// The length of the non-ASCII whitespace character (Unicode White_Space, and the byte-order
 /// mark) that `bytes` start with, or 0.
+#[inline]
 fn unicode_space_len(bytes: &[u8]) -> usize {
     match bytes {
         [0xC2, 0x85 | 0xA0, ..] => 2,
@@ -797,6 +829,13 @@ mod tests {
         }
         // And it does keep Chinese characters out.
         assert!(!may_start_space("炮".as_bytes()[0]));
+        for lead in 0..=255u8 {
+            assert_eq!(
+                may_start_space(lead),
+                matches!(lead, 0xC2 | 0xE1..=0xE3 | 0xEF),
+                "{lead:x}"
+            );
+        }
     }
 
     fn read(text: &str) -> Vec<Result<Game, ReadError>> {

@@ -92,8 +92,44 @@ fn encoded_len(text: &str, encoding: Encoding) -> usize {
     match encoding {
         Encoding::Utf8 => text.len(),
         Encoding::Utf16Le | Encoding::Utf16Be => text.encode_utf16().count() * 2,
-        Encoding::Gbk | Encoding::Big5 => text.chars().map(|c| double_byte_len(c, encoding)).sum(),
+        Encoding::Big5 => big5_len(text),
+        Encoding::Gbk => text.chars().map(|c| double_byte_len(c, encoding)).sum(),
     }
+}
+
+/// What each byte of UTF-8 text decoded from Big5 adds to its length in Big5 (an ASCII byte 1,
+/// a byte leading any other character 2, a continuation byte nothing), and, in the upper half,
+/// how many BD bytes (the last of U+FFFD) there are (texts read are far below 2 GiB, so the
+/// halves never mix).
+const BIG5_WEIGHT: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b {
+            0x00..=0x7F => 1,
+            0xC0..=0xFF => 2,
+            0xBD => 1 << 32,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The length in Big5 of `text`, decoded from Big5: as [`double_byte_len`] counts it, from the
+/// UTF-8 bytes ([`BIG5_WEIGHT`]), U+FFFD (when a BD byte is seen) measured as that function
+/// measures it.
+fn big5_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let total: u64 = bytes.iter().map(|&b| BIG5_WEIGHT[usize::from(b)]).sum();
+    let mut len = (total & 0xFFFF_FFFF) as usize;
+    if total >> 32 != 0 {
+        let bad = bytes.windows(3).filter(|w| w == b"\xEF\xBF\xBD").count();
+        if bad > 0 {
+            len = len - 2 * bad + bad * double_byte_len('\u{fffd}', Encoding::Big5);
+        }
+    }
+    len
 }
 
 /// The length in GBK or Big5 of `c`, a character of a text decoded from it. Counted, not
@@ -141,6 +177,20 @@ mod tests {
                     assert_eq!(encoded_len(&text, Encoding::Big5), 2, "{lead:x} {trail:x}");
                 }
             }
+        }
+        // Big5 counted from the bytes: as character by character, whatever the text.
+        for text in [
+            "1. 炮五平四 馬８進７ {好}\n",
+            "a\u{fffd}b\u{ff18}\u{fffd}",
+            "1. 炮五平四 馬８進７ {好} \u{fffd}\u{fffd}a\u{fffd} 1. 炮五平四 馬８進７ \u{fffd}",
+            "\u{ff01}\u{00e9}\u{1f600}x",
+            "",
+        ] {
+            let by_char: usize = text
+                .chars()
+                .map(|c| double_byte_len(c, Encoding::Big5))
+                .sum();
+            assert_eq!(big5_len(text), by_char, "{text}");
         }
         let mixed = "1. 炮五平四 馬８進７ {好} \u{fffd}\u{fffd}a\u{fffd}";
         for enc in [Encoding::Gbk, Encoding::Big5, Encoding::Utf8] {

@@ -12,7 +12,7 @@ use xq_notation::Reader;
 use crate::{
     Encoding, Format,
     error::ReadError,
-    game::Game,
+    game::{Game, Node},
     replay::{MoveError, replay},
 };
 
@@ -278,21 +278,30 @@ pub fn undecodable(game: &Game) -> Option<String> {
     if game.comment.as_deref().is_some_and(has_bad) {
         return Some("a comment".to_owned());
     }
-    let mut lines = vec![game.moves.as_slice()];
-    while let Some(line) = lines.pop() {
+    // The main line, then the variations met last first (the list of those left is made only
+    // for a game that has any).
+    let mut left: Vec<&[Node]> = Vec::new();
+    let mut line = game.moves.as_slice();
+    loop {
         for node in line {
-            let texts = [&node.text, &node.before, &node.comment];
-            if texts.iter().any(|t| t.as_deref().is_some_and(has_bad)) {
-                return Some(if node.text.as_deref().is_some_and(has_bad) {
-                    "a move".to_owned()
-                } else {
-                    "a comment".to_owned()
-                });
+            if node.text.as_deref().is_some_and(has_bad) {
+                return Some("a move".to_owned());
             }
-            lines.extend(node.variations.iter().map(Vec::as_slice));
+            if [&node.before, &node.comment]
+                .iter()
+                .any(|t| t.as_deref().is_some_and(has_bad))
+            {
+                return Some("a comment".to_owned());
+            }
+            if !node.variations.is_empty() {
+                left.extend(node.variations.iter().map(Vec::as_slice));
+            }
+        }
+        match left.pop() {
+            Some(next) => line = next,
+            None => return None,
         }
     }
-    None
 }
 
 /// Whether `text` holds U+FFFD: its UTF-8 bytes looked for directly (`str::contains` with a
@@ -300,11 +309,15 @@ pub fn undecodable(game: &Game) -> Option<String> {
 /// moves: 4% of validating an archive).
 fn has_bad(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let mut from = 0;
-    // Each EF lead byte (U+FFFD's, and full-width forms') checked for the two after it.
-    while let Some(i) = bytes[from..].iter().position(|&b| b == 0xEF) {
+    let mut from = 2;
+    // Each BD byte (U+FFFD's last; rare in the characters of records, where EF, its first, leads
+    // every full-width digit) checked for the two before it.
+    while let Some(i) = bytes
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&b| b == 0xBD))
+    {
         let at = from + i;
-        if bytes[at + 1..].starts_with(&[0xBF, 0xBD]) {
+        if bytes[at - 2..at] == [0xEF, 0xBF] {
             return true;
         }
         from = at + 1;
@@ -347,6 +360,25 @@ mod tests {
         );
         // Full-width digits share U+FFFD's first byte (EF): not taken for it.
         assert_eq!(bad("1. 炮二平五 马８进７ {８} *\n"), None);
+        // Looked for everywhere in a text, and in every line of the tree, the main line first.
+        for (text, want) in [
+            ("\u{fffd}", true),
+            ("ab\u{fffd}", true),
+            ("\u{ff3d}\u{fffd}x", true),
+            ("\u{ff3d}", false),
+            ("\u{3f3d}\u{ff3d}", false),
+            ("", false),
+        ] {
+            assert_eq!(has_bad(text), want, "{text:?}");
+        }
+        assert_eq!(
+            bad("1. 炮二平五 (1. 炮二平四 {\u{fffd}}) (1. 炮二\u{fffd}) 马８进７ *\n"),
+            Some("a move".to_owned())
+        );
+        assert_eq!(
+            bad("1. 炮二平五 (1. 炮\u{fffd}平四) (1. 炮二平六 {\u{fffd}}) 马８进７ *\n"),
+            Some("a comment".to_owned())
+        );
     }
 
     #[test]
