@@ -38,6 +38,14 @@ impl Budget {
         }
     }
 
+    /// A budget of `nodes` positions whose checks-only mate search remembers nothing: the plain
+    /// search, slower, that the remembering one must agree with (for tests and measurements).
+    pub fn forgetful(nodes: u32) -> Budget {
+        let mut budget = Budget::new(nodes);
+        budget.memo.off = true;
+        budget
+    }
+
     /// Gives another `nodes` positions, keeping what was learnt.
     pub fn refill(&mut self, nodes: u32) {
         self.nodes = nodes;

@@ -136,6 +136,8 @@ impl Hasher for KeyHasher {
 /// The answers of the checks-only mate search, for one set of face-offs.
 #[derive(Clone, Debug, Default)]
 pub(super) struct MateMemo {
+    /// Whether nothing is remembered (the plain search, to compare with).
+    pub(super) off: bool,
     face_offs: Vec<(Square, Square)>,
     entries: HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>,
 }
@@ -168,6 +170,9 @@ impl MateMemo {
         above: &[u64],
         nodes: &mut u32,
     ) -> Option<(Option<Vec<Move>>, Reach)> {
+        if self.off {
+            return None;
+        }
         let e = self.entries.get(&slot(pos, node, checks))?;
         if e.node != node
             || e.checks != checks
@@ -192,7 +197,7 @@ impl MateMemo {
         reach: Reach,
         line: &Option<Vec<Move>>,
     ) {
-        if self.entries.len() >= CAPACITY {
+        if self.off || self.entries.len() >= CAPACITY {
             return;
         }
         self.entries.insert(
