@@ -385,6 +385,10 @@ impl Position {
     /// - a move that gives no check can only add shielding pieces and forbidden points on the
     ///   king's lines and legs: an opponent's move from off those points to off the lines, whose
     ///   points the move does not touch, stays legal.
+    ///
+    /// With three witnesses of the second kind that share no point, every move that gives no
+    /// check leaves one of them legal (a move touches two points of its own: where it starts and
+    /// where it ends), and only the checks are played.
     pub fn mates_at_once(&self, skip: impl Fn(Move) -> bool) -> bool {
         const WITNESSES: usize = 8;
         let us = self.turn;
@@ -418,6 +422,9 @@ impl Position {
             Role::Cannon,
         ] {
             for from in board.by_color(them) & board.by_role(role) & !slow_from {
+                if n_free == WITNESSES && n_robust == WITNESSES {
+                    break;
+                }
                 let (mut per_piece, mut per_piece_robust) = (0, 0);
                 let far = !lines.contains(from) && !legs.contains(from);
                 self.gen_piece(them, from, role, &mut |from, to| {
@@ -436,6 +443,21 @@ impl Position {
                     }
                 });
             }
+        }
+        if theirs.checkers.is_empty() && three_apart(&robust[..n_robust]) {
+            // Three witnesses with no point in common: a move touches at most two of them (its
+            // start and its end), so every move that gives no check leaves one standing. Only
+            // the checks can mate.
+            let mut scratch = self.clone();
+            return self.legal_checks().iter().any(|&m| {
+                if skip(m) {
+                    return false;
+                }
+                let undo = scratch.make_move(m);
+                let mates = !scratch.has_legal_move();
+                scratch.unmake_move(m, undo);
+                mates
+            });
         }
         let checks = self.check_test();
         // Settled moves need no legality test either: only the others are generated as legal
@@ -1140,6 +1162,18 @@ impl CheckRisk {
             || (self.horses.contains(from) && self.horse_points.contains(to))
             || (self.pawns.contains(from) && self.pawn_points.contains(to))
     }
+}
+
+/// Whether three of `sets` have no point in common, two by two.
+fn three_apart(sets: &[Bitboard]) -> bool {
+    sets.iter().enumerate().any(|(i, &a)| {
+        sets[i + 1..].iter().enumerate().any(|(j, &b)| {
+            (a & b).is_empty()
+                && sets[i + j + 2..]
+                    .iter()
+                    .any(|&c| (a & c).is_empty() && (b & c).is_empty())
+        })
+    })
 }
 
 /// The points a move of a `color` `role` from `from` to `to` depends on: both ends, the points
