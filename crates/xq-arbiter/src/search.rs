@@ -486,8 +486,19 @@ fn quiesce(
         return stop(stand);
     }
     let in_check = pos.is_check();
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
+    let budget_left = if maximizing {
+        st.checks
+    } else {
+        st.counter_checks
+    };
+    // With no check to give, only the captures can be candidates (in the order of all moves).
+    let captures_only = !in_check && budget_left == 0;
+    let moves = if captures_only {
+        pos.legal_captures()
+    } else {
+        pos.legal_moves()
+    };
+    if moves.is_empty() && (!captures_only || !pos.has_legal_move()) {
         return stop(if maximizing { -MATE } else { MATE });
     }
     let face_offs: &[(xq_core::Square, xq_core::Square)] =
@@ -498,11 +509,6 @@ fn quiesce(
     if st.ply >= limits.max_plies {
         return stop(stand);
     }
-    let budget_left = if maximizing {
-        st.checks
-    } else {
-        st.counter_checks
-    };
     let mut candidates: MoveList = MoveList::new();
     let recapture_only = !maximizing && limits.defence == Defence::Recaptures;
     let checks = (!in_check && budget_left > 0).then(|| pos.check_test());

@@ -287,13 +287,8 @@ impl Position {
 
     /// The legal captures of the side to move.
     pub fn legal_captures(&self) -> MoveList {
-        let theirs = self.board.by_color(self.turn.other());
         let mut list = MoveList::new();
-        self.gen_legal(Bitboard::FULL, |m| {
-            if theirs.contains(m.to) {
-                list.push(m);
-            }
-        });
+        self.gen_legal_where_of::<true>(Bitboard::FULL, |_, _| true, |m| list.push(m));
         list
     }
 
@@ -773,6 +768,17 @@ impl Position {
         &self,
         from_mask: Bitboard,
         wanted: impl Fn(Square, Square) -> bool,
+        emit: impl FnMut(Move),
+    ) {
+        self.gen_legal_where_of::<false>(from_mask, wanted, emit);
+    }
+
+    /// [`Position::gen_legal_where`], of the captures only if `CAPTURES` (in the same order).
+    #[inline]
+    fn gen_legal_where_of<const CAPTURES: bool>(
+        &self,
+        from_mask: Bitboard,
+        wanted: impl Fn(Square, Square) -> bool,
         mut emit: impl FnMut(Move),
     ) {
         let us = self.turn;
@@ -788,7 +794,7 @@ impl Position {
         } else {
             (safety.blockers.with(king), safety.forbidden, from_mask)
         };
-        self.gen_pseudo(us, from_mask, &mut |from, to| {
+        self.gen_pseudo_of::<CAPTURES>(us, from_mask, &mut |from, to| {
             if wanted(from, to)
                 && (!(slow_from.contains(from) || slow_to.contains(to))
                     || (answers.may_answer(from, to)
@@ -832,6 +838,17 @@ impl Position {
     /// allow, ignoring king safety.
     #[inline]
     fn gen_pseudo(&self, us: Color, from_mask: Bitboard, emit: &mut impl FnMut(Square, Square)) {
+        self.gen_pseudo_of::<false>(us, from_mask, emit);
+    }
+
+    /// [`Position::gen_pseudo`], of the captures only if `CAPTURES` (in the same order).
+    #[inline]
+    fn gen_pseudo_of<const CAPTURES: bool>(
+        &self,
+        us: Color,
+        from_mask: Bitboard,
+        emit: &mut impl FnMut(Square, Square),
+    ) {
         let board = &self.board;
         let ours = board.by_color(us) & from_mask;
         for role in [
@@ -844,7 +861,7 @@ impl Position {
             Role::King,
         ] {
             for from in ours & board.by_role(role) {
-                self.gen_piece(us, from, role, emit);
+                self.gen_piece_of::<CAPTURES>(us, from, role, emit);
             }
         }
     }
@@ -858,13 +875,30 @@ impl Position {
         role: Role,
         emit: &mut impl FnMut(Square, Square),
     ) {
+        self.gen_piece_of::<false>(us, from, role, emit);
+    }
+
+    /// [`Position::gen_piece`], of the captures only if `CAPTURES` (in the same order).
+    #[inline]
+    fn gen_piece_of<const CAPTURES: bool>(
+        &self,
+        us: Color,
+        from: Square,
+        role: Role,
+        emit: &mut impl FnMut(Square, Square),
+    ) {
         let board = &self.board;
-        let not_ours = !board.by_color(us);
         let theirs = board.by_color(us.other());
+        // Where the piece may go: a point not its own side's, or one of the other side's.
+        let not_ours = if CAPTURES {
+            theirs
+        } else {
+            !board.by_color(us)
+        };
         let occ = board.occupied();
         match role {
-            Role::Rook => self.gen_line(from, |v| v.first, theirs, emit),
-            Role::Cannon => self.gen_line(from, |v| v.second, theirs, emit),
+            Role::Rook => self.gen_line::<CAPTURES>(from, |v| v.first, theirs, emit),
+            Role::Cannon => self.gen_line::<CAPTURES>(from, |v| v.second, theirs, emit),
             Role::Horse => {
                 for (to, leg) in HORSE_STEPS[from.index()].iter() {
                     if not_ours.contains(to) && !occ.contains(leg) {
@@ -900,7 +934,7 @@ impl Position {
     /// Moves of a rook or cannon on `from`: sliding to empty points, and captures on the points
     /// `capture` picks (kept only where an enemy piece stands).
     #[inline]
-    fn gen_line(
+    fn gen_line<const CAPTURES: bool>(
         &self,
         from: Square,
         capture: impl Fn(crate::attacks::LineView) -> u16,
@@ -910,7 +944,7 @@ impl Position {
         let (f, r) = (from.file().index(), from.rank().index());
         let base = r * 9;
         let v = line_view(self.board.rank_bits(r), f as u32, RANK_MASK);
-        for bit in BitIter(v.slide) {
+        for bit in BitIter(if CAPTURES { 0 } else { v.slide }) {
             emit(from, Square::from_index(base + bit as usize));
         }
         for bit in BitIter(capture(v)) {
@@ -920,7 +954,7 @@ impl Position {
             }
         }
         let v = line_view(self.board.file_bits(f), r as u32, FILE_MASK);
-        for bit in BitIter(v.slide) {
+        for bit in BitIter(if CAPTURES { 0 } else { v.slide }) {
             emit(from, Square::from_index(bit as usize * 9 + f));
         }
         for bit in BitIter(capture(v)) {
