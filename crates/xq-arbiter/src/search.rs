@@ -255,8 +255,8 @@ impl Walk<'_> {
         };
         self.path.pop();
         let budget = &mut *self.budget;
-        if budget.dry == dry && below.cut >= here {
-            let spent = nodes - budget.nodes;
+        let spent = nodes - budget.nodes;
+        if budget.dry == dry && below.cut >= here && spent >= memo::WORTH_KEEPING {
             budget
                 .memo
                 .store(pos, node, checks, spent, below.reach, &below.line);

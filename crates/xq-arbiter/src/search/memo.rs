@@ -24,7 +24,11 @@ use std::{
     hash::{BuildHasherDefault, Hasher},
 };
 
-use xq_core::{Color, Move, Position, Role, Square};
+use xq_core::{Color, Move, Position, Square};
+
+/// The fewest nodes an answer must have taken to be kept: a smaller search costs less than the
+/// memory it would take (the positions a mate search tests are many, the most of them leaves).
+pub(super) const WORTH_KEEPING: u32 = 2;
 
 /// Entries kept at most (a bound on memory, never reached by the positions judged so far).
 const CAPACITY: usize = 1 << 20;
@@ -38,31 +42,31 @@ pub(super) enum Node {
     Defend,
 }
 
-/// The exact placement and side to move of a position: who stands where (the colours' sets and
-/// the role's index, bit by bit).
+/// The exact placement and side to move of a position, packed: the occupied points (and the
+/// side to move above them), then each occupied point's piece, four bits each, point by point.
+/// `None` for more than 32 pieces (not remembered).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Placement {
-    colors: [u128; 2],
-    roles: [u128; 3],
-    red_to_move: bool,
-}
+struct Placement([u64; 4]);
 
 impl Placement {
-    fn of(pos: &Position) -> Placement {
+    fn of(pos: &Position) -> Option<Placement> {
         let board = pos.board();
-        let mut roles = [0; 3];
-        for role in Role::ALL {
-            for (bit, set) in roles.iter_mut().enumerate() {
-                if role.index() >> bit & 1 == 1 {
-                    *set |= board.by_role(role).0;
-                }
-            }
+        let occupied = board.occupied();
+        if occupied.count() > 32 {
+            return None;
         }
-        Placement {
-            colors: [board.by_color(Color::Red).0, board.by_color(Color::Black).0],
-            roles,
-            red_to_move: pos.turn() == Color::Red,
+        let mut pieces = 0u128;
+        for (i, sq) in occupied.into_iter().enumerate() {
+            let code = board.piece_at(sq).map_or(0, |p| p.index() as u128);
+            pieces |= code << (4 * i);
         }
+        let occupied = occupied.0 | u128::from(pos.turn() == Color::Red) << 127;
+        Some(Placement([
+            occupied as u64,
+            (occupied >> 64) as u64,
+            pieces as u64,
+            (pieces >> 64) as u64,
+        ]))
     }
 }
 
@@ -110,7 +114,7 @@ struct Entry {
     spent: u32,
     /// The positions it tested that were reached by reversible moves only.
     reach: Reach,
-    line: Option<Vec<Move>>,
+    line: Option<Box<[Move]>>,
 }
 
 /// Zobrist keys are well mixed already: the map takes them as they are.
@@ -178,12 +182,12 @@ impl MateMemo {
             || e.checks != checks
             || e.spent > *nodes
             || above.iter().any(|&key| e.reach.may_hold(key))
-            || e.placement != Placement::of(pos)
+            || Placement::of(pos) != Some(e.placement)
         {
             return None;
         }
         *nodes -= e.spent;
-        Some((e.line.clone(), e.reach))
+        Some((e.line.as_ref().map(|l| l.to_vec()), e.reach))
     }
 
     /// Remembers the answer at `pos`, worked out in `spent` nodes (the budget never ran dry) and
@@ -200,15 +204,18 @@ impl MateMemo {
         if self.off || self.entries.len() >= CAPACITY {
             return;
         }
+        let Some(placement) = Placement::of(pos) else {
+            return;
+        };
         self.entries.insert(
             slot(pos, node, checks),
             Entry {
-                placement: Placement::of(pos),
+                placement,
                 node,
                 checks,
                 spent,
                 reach,
-                line: line.clone(),
+                line: line.as_ref().map(|l| l.clone().into_boxed_slice()),
             },
         );
     }
