@@ -8,6 +8,10 @@ use xq_core::{Color, Move, MoveList, Position, Role};
 
 use crate::material::{Ledger, net};
 
+mod memo;
+
+use memo::{MateMemo, Node, Reach};
+
 /// A score above any material balance: the side that mates.
 pub const MATE: i32 = 10_000;
 
@@ -16,7 +20,11 @@ pub const MATE: i32 = 10_000;
 #[derive(Clone, Debug)]
 pub struct Budget {
     nodes: u32,
+    /// How often a search asked for a node when none was left (an answer worked out while this
+    /// did not change did not depend on the budget).
+    dry: u32,
     mates: std::collections::HashMap<u64, bool>,
+    memo: MateMemo,
 }
 
 impl Budget {
@@ -24,8 +32,18 @@ impl Budget {
     pub fn new(nodes: u32) -> Budget {
         Budget {
             nodes,
+            dry: 0,
             mates: std::collections::HashMap::new(),
+            memo: MateMemo::default(),
         }
+    }
+
+    /// A budget of `nodes` positions whose checks-only mate search remembers nothing: the plain
+    /// search, slower, that the remembering one must agree with (for tests and measurements).
+    pub fn forgetful(nodes: u32) -> Budget {
+        let mut budget = Budget::new(nodes);
+        budget.memo.off = true;
+        budget
     }
 
     /// Gives another `nodes` positions, keeping what was learnt.
@@ -58,6 +76,7 @@ impl Budget {
 
     fn spend(&mut self) -> bool {
         if self.nodes == 0 {
+            self.dry += 1;
             false
         } else {
             self.nodes -= 1;
@@ -107,8 +126,14 @@ pub fn mate_by_checks_avoiding(
     face_offs: &[(xq_core::Square, xq_core::Square)],
     budget: &mut Budget,
 ) -> Option<Vec<Move>> {
-    let mut path = vec![pos.hash()];
-    attack(pos, checks, face_offs, budget, &mut path)
+    budget.memo.avoiding(face_offs);
+    let mut walk = Walk {
+        face_offs,
+        budget,
+        path: Vec::new(),
+    };
+    walk.visit(pos, Node::Attack, checks, Step::Reversible(0))
+        .line
 }
 
 /// Whether the checking move `first` starts a mate forced by checks: after it, every answer loses
@@ -122,99 +147,195 @@ pub fn mate_by_checks_starting(
     if checks == 0 || !gives_check(pos, first) {
         return false;
     }
-    let mut path = vec![pos.hash()];
+    budget.memo.avoiding(&[]);
+    let mut walk = Walk {
+        face_offs: &[],
+        budget,
+        path: vec![pos.hash()],
+    };
+    let step = walk.step(pos, first, 0);
     let undo = pos.make_move(first);
-    let found = unvisited(pos, &mut path, |pos, path| {
-        defend(pos, checks - 1, &[], budget, path)
-    });
+    let found = walk.visit(pos, Node::Defend, checks - 1, step);
     pos.unmake_move(first, undo);
-    found.is_some()
+    found.line.is_some()
 }
 
-fn attack(
-    pos: &mut Position,
-    checks: u32,
-    face_offs: &[(xq_core::Square, xq_core::Square)],
-    budget: &mut Budget,
-    path: &mut Vec<u64>,
-) -> Option<Vec<Move>> {
-    if checks == 0 {
-        return None;
-    }
-    for m in checking_moves(pos) {
-        if is_face_off(face_offs, m) {
-            continue;
-        }
-        if !budget.spend() {
-            return None;
-        }
-        let undo = pos.make_move(m);
-        let defended = unvisited(pos, path, |pos, path| {
-            defend(pos, checks - 1, face_offs, budget, path)
-        });
-        pos.unmake_move(m, undo);
-        if let Some(mut rest) = defended {
-            rest.insert(0, m);
-            return Some(rest);
-        }
-    }
-    None
+/// The checks-only mate search under way: what the attacker may not take, the budget, and the
+/// positions from the start to the node searched.
+struct Walk<'a> {
+    face_offs: &'a [(xq_core::Square, xq_core::Square)],
+    budget: &'a mut Budget,
+    path: Vec<u64>,
 }
 
-/// The side to move is in check: `Some(line)` if every answer loses to further checks.
-fn defend(
-    pos: &mut Position,
-    checks: u32,
-    face_offs: &[(xq_core::Square, xq_core::Square)],
-    budget: &mut Budget,
-    path: &mut Vec<u64>,
-) -> Option<Vec<Move>> {
-    if checks == 0 {
-        // No check left to give: mated now, or the first answer (any) escapes. The answer is
-        // counted against the budget as if it were played.
-        if !pos.has_legal_move() {
-            return Some(Vec::new());
-        }
-        budget.spend();
-        return None;
-    }
-    let replies = pos.legal_moves();
-    if replies.is_empty() {
-        return Some(Vec::new());
-    }
-    let mut longest: Option<Vec<Move>> = None;
-    for &r in replies.iter() {
-        if !budget.spend() {
-            return None;
-        }
-        let undo = pos.make_move(r);
-        let line = unvisited(pos, path, |pos, path| {
-            attack(pos, checks, face_offs, budget, path)
-        });
-        pos.unmake_move(r, undo);
-        let mut line = line?;
-        line.insert(0, r);
-        if longest.as_ref().is_none_or(|l| line.len() > l.len()) {
-            longest = Some(line);
-        }
-    }
-    longest
+/// How a node of the search was reached.
+#[derive(Copy, Clone)]
+enum Step {
+    /// By a reversible move; the positions of the path from this index on were all reached by
+    /// reversible moves (only they can come back).
+    Reversible(usize),
+    /// By a capture or a pawn's step forward: no position above can come back.
+    Irreversible,
 }
 
-/// Runs `search` on `pos` unless the position already stands on `path` (a series of checks that
-/// repeats a position is not followed).
-fn unvisited<T>(
-    pos: &mut Position,
-    path: &mut Vec<u64>,
-    search: impl FnOnce(&mut Position, &mut Vec<u64>) -> Option<T>,
-) -> Option<T> {
-    if path.contains(&pos.hash()) {
-        return None;
+/// What searching a node found, and what that depended on.
+struct Found {
+    /// The mating line, if there is one.
+    line: Option<Vec<Move>>,
+    /// The positions the search tested for repetition that it reached by reversible moves only.
+    reach: Reach,
+    /// The lowest index of the path a repetition met (`usize::MAX` for none).
+    cut: usize,
+}
+
+impl Found {
+    fn new() -> Found {
+        Found {
+            line: None,
+            reach: Reach::default(),
+            cut: usize::MAX,
+        }
     }
-    path.push(pos.hash());
-    let found = search(pos, path);
-    path.pop();
-    found
+
+    /// Takes in what a child found (but its line).
+    fn add(&mut self, child: &Found) {
+        self.reach.merge(&child.reach);
+        self.cut = self.cut.min(child.cut);
+    }
+}
+
+impl Walk<'_> {
+    /// How playing `m` in `pos`, whose reversible stretch of the path starts at `start`, reaches
+    /// the next node.
+    fn step(&self, pos: &Position, m: Move, start: usize) -> Step {
+        let pawn_forward = pos
+            .piece_at(m.from)
+            .is_some_and(|p| p.role == Role::Pawn && m.from.rank() != m.to.rank());
+        if pos.piece_at(m.to).is_some() || pawn_forward {
+            Step::Irreversible
+        } else {
+            Step::Reversible(start)
+        }
+    }
+
+    /// Searches the node `pos` reached by `step`, unless it repeats a position of the path (a
+    /// series of checks that repeats a position is not followed), or the memo has the answer.
+    fn visit(&mut self, pos: &mut Position, node: Node, checks: u32, step: Step) -> Found {
+        let key = pos.hash();
+        let here = self.path.len();
+        let mut found = Found::new();
+        let start = match step {
+            Step::Reversible(start) => {
+                found.reach.add(key);
+                start
+            }
+            Step::Irreversible => here,
+        };
+        if let Some(at) = self.path.iter().position(|&p| p == key) {
+            found.cut = at;
+            return found;
+        }
+        let budget = &mut *self.budget;
+        if let Some((line, reach)) =
+            budget
+                .memo
+                .recall(pos, node, checks, &self.path[start..], &mut budget.nodes)
+        {
+            if let Step::Reversible(_) = step {
+                found.reach.merge(&reach);
+            }
+            found.line = line;
+            return found;
+        }
+        let (nodes, dry) = (self.budget.nodes, self.budget.dry);
+        self.path.push(key);
+        let below = match node {
+            Node::Attack => self.attack(pos, checks, start),
+            Node::Defend => self.defend(pos, checks, start),
+        };
+        self.path.pop();
+        let budget = &mut *self.budget;
+        let spent = nodes - budget.nodes;
+        if budget.dry == dry && below.cut >= here && spent >= memo::WORTH_KEEPING {
+            budget
+                .memo
+                .store(pos, node, checks, spent, below.reach, &below.line);
+        }
+        if let Step::Reversible(_) = step {
+            found.reach.merge(&below.reach);
+        }
+        found.cut = below.cut;
+        found.line = below.line;
+        found
+    }
+
+    /// The attacker to move: the first check after which every answer loses.
+    fn attack(&mut self, pos: &mut Position, checks: u32, start: usize) -> Found {
+        let mut found = Found::new();
+        if checks == 0 {
+            return found;
+        }
+        for m in pos.legal_checks().iter().copied() {
+            if is_face_off(self.face_offs, m) {
+                continue;
+            }
+            if !self.budget.spend() {
+                return found;
+            }
+            let step = self.step(pos, m, start);
+            let undo = pos.make_move(m);
+            let defended = self.visit(pos, Node::Defend, checks - 1, step);
+            pos.unmake_move(m, undo);
+            found.add(&defended);
+            if let Some(mut rest) = defended.line {
+                rest.insert(0, m);
+                found.line = Some(rest);
+                return found;
+            }
+        }
+        found
+    }
+
+    /// The side to move is in check: a line if every answer loses to further checks (the
+    /// longest defence).
+    fn defend(&mut self, pos: &mut Position, checks: u32, start: usize) -> Found {
+        let mut found = Found::new();
+        if checks == 0 {
+            // No check left to give: mated now, or the first answer (any) escapes. The answer is
+            // counted against the budget as if it were played.
+            if !pos.has_legal_move() {
+                found.line = Some(Vec::new());
+            } else {
+                self.budget.spend();
+            }
+            return found;
+        }
+        let replies = pos.legal_moves();
+        if replies.is_empty() {
+            found.line = Some(Vec::new());
+            return found;
+        }
+        let mut longest: Option<Vec<Move>> = None;
+        for &r in replies.iter() {
+            if !self.budget.spend() {
+                return found;
+            }
+            let step = self.step(pos, r, start);
+            let undo = pos.make_move(r);
+            let attacked = self.visit(pos, Node::Attack, checks, step);
+            pos.unmake_move(r, undo);
+            found.add(&attacked);
+            let Some(mut line) = attacked.line else {
+                return found;
+            };
+            line.insert(0, r);
+            if longest.as_ref().is_none_or(|l| line.len() > l.len()) {
+                longest = Some(line);
+            }
+        }
+        found.line = longest;
+        found
+    }
 }
 
 /// The legal moves of the side to move that give check.
@@ -365,8 +486,19 @@ fn quiesce(
         return stop(stand);
     }
     let in_check = pos.is_check();
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
+    let budget_left = if maximizing {
+        st.checks
+    } else {
+        st.counter_checks
+    };
+    // With no check to give, only the captures can be candidates (in the order of all moves).
+    let captures_only = !in_check && budget_left == 0;
+    let moves = if captures_only {
+        pos.legal_captures()
+    } else {
+        pos.legal_moves()
+    };
+    if moves.is_empty() && (!captures_only || !pos.has_legal_move()) {
         return stop(if maximizing { -MATE } else { MATE });
     }
     let face_offs: &[(xq_core::Square, xq_core::Square)] =
@@ -377,11 +509,6 @@ fn quiesce(
     if st.ply >= limits.max_plies {
         return stop(stand);
     }
-    let budget_left = if maximizing {
-        st.checks
-    } else {
-        st.counter_checks
-    };
     let mut candidates: MoveList = MoveList::new();
     let recapture_only = !maximizing && limits.defence == Defence::Recaptures;
     let checks = (!in_check && budget_left > 0).then(|| pos.check_test());

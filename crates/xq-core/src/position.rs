@@ -287,13 +287,8 @@ impl Position {
 
     /// The legal captures of the side to move.
     pub fn legal_captures(&self) -> MoveList {
-        let theirs = self.board.by_color(self.turn.other());
         let mut list = MoveList::new();
-        self.gen_legal(Bitboard::FULL, |m| {
-            if theirs.contains(m.to) {
-                list.push(m);
-            }
-        });
+        self.gen_legal_where_of::<true>(Bitboard::FULL, |_, _| true, |m| list.push(m));
         list
     }
 
@@ -385,6 +380,10 @@ impl Position {
     /// - a move that gives no check can only add shielding pieces and forbidden points on the
     ///   king's lines and legs: an opponent's move from off those points to off the lines, whose
     ///   points the move does not touch, stays legal.
+    ///
+    /// With three witnesses of the second kind that share no point, every move that gives no
+    /// check leaves one of them legal (a move touches two points of its own: where it starts and
+    /// where it ends), and only the checks are played.
     pub fn mates_at_once(&self, skip: impl Fn(Move) -> bool) -> bool {
         const WITNESSES: usize = 8;
         let us = self.turn;
@@ -418,6 +417,9 @@ impl Position {
             Role::Cannon,
         ] {
             for from in board.by_color(them) & board.by_role(role) & !slow_from {
+                if n_free == WITNESSES && n_robust == WITNESSES {
+                    break;
+                }
                 let (mut per_piece, mut per_piece_robust) = (0, 0);
                 let far = !lines.contains(from) && !legs.contains(from);
                 self.gen_piece(them, from, role, &mut |from, to| {
@@ -436,6 +438,21 @@ impl Position {
                     }
                 });
             }
+        }
+        if theirs.checkers.is_empty() && three_apart(&robust[..n_robust]) {
+            // Three witnesses with no point in common: a move touches at most two of them (its
+            // start and its end), so every move that gives no check leaves one standing. Only
+            // the checks can mate.
+            let mut scratch = self.clone();
+            return self.legal_checks().iter().any(|&m| {
+                if skip(m) {
+                    return false;
+                }
+                let undo = scratch.make_move(m);
+                let mates = !scratch.has_legal_move();
+                scratch.unmake_move(m, undo);
+                mates
+            });
         }
         let checks = self.check_test();
         // Settled moves need no legality test either: only the others are generated as legal
@@ -764,6 +781,17 @@ impl Position {
         &self,
         from_mask: Bitboard,
         wanted: impl Fn(Square, Square) -> bool,
+        emit: impl FnMut(Move),
+    ) {
+        self.gen_legal_where_of::<false>(from_mask, wanted, emit);
+    }
+
+    /// [`Position::gen_legal_where`], of the captures only if `CAPTURES` (in the same order).
+    #[inline]
+    fn gen_legal_where_of<const CAPTURES: bool>(
+        &self,
+        from_mask: Bitboard,
+        wanted: impl Fn(Square, Square) -> bool,
         mut emit: impl FnMut(Move),
     ) {
         let us = self.turn;
@@ -779,7 +807,7 @@ impl Position {
         } else {
             (safety.blockers.with(king), safety.forbidden, from_mask)
         };
-        self.gen_pseudo(us, from_mask, &mut |from, to| {
+        self.gen_pseudo_of::<CAPTURES>(us, from_mask, &mut |from, to| {
             if wanted(from, to)
                 && (!(slow_from.contains(from) || slow_to.contains(to))
                     || (answers.may_answer(from, to)
@@ -823,6 +851,17 @@ impl Position {
     /// allow, ignoring king safety.
     #[inline]
     fn gen_pseudo(&self, us: Color, from_mask: Bitboard, emit: &mut impl FnMut(Square, Square)) {
+        self.gen_pseudo_of::<false>(us, from_mask, emit);
+    }
+
+    /// [`Position::gen_pseudo`], of the captures only if `CAPTURES` (in the same order).
+    #[inline]
+    fn gen_pseudo_of<const CAPTURES: bool>(
+        &self,
+        us: Color,
+        from_mask: Bitboard,
+        emit: &mut impl FnMut(Square, Square),
+    ) {
         let board = &self.board;
         let ours = board.by_color(us) & from_mask;
         for role in [
@@ -835,7 +874,7 @@ impl Position {
             Role::King,
         ] {
             for from in ours & board.by_role(role) {
-                self.gen_piece(us, from, role, emit);
+                self.gen_piece_of::<CAPTURES>(us, from, role, emit);
             }
         }
     }
@@ -849,13 +888,30 @@ impl Position {
         role: Role,
         emit: &mut impl FnMut(Square, Square),
     ) {
+        self.gen_piece_of::<false>(us, from, role, emit);
+    }
+
+    /// [`Position::gen_piece`], of the captures only if `CAPTURES` (in the same order).
+    #[inline]
+    fn gen_piece_of<const CAPTURES: bool>(
+        &self,
+        us: Color,
+        from: Square,
+        role: Role,
+        emit: &mut impl FnMut(Square, Square),
+    ) {
         let board = &self.board;
-        let not_ours = !board.by_color(us);
         let theirs = board.by_color(us.other());
+        // Where the piece may go: a point not its own side's, or one of the other side's.
+        let not_ours = if CAPTURES {
+            theirs
+        } else {
+            !board.by_color(us)
+        };
         let occ = board.occupied();
         match role {
-            Role::Rook => self.gen_line(from, |v| v.first, theirs, emit),
-            Role::Cannon => self.gen_line(from, |v| v.second, theirs, emit),
+            Role::Rook => self.gen_line::<CAPTURES>(from, |v| v.first, theirs, emit),
+            Role::Cannon => self.gen_line::<CAPTURES>(from, |v| v.second, theirs, emit),
             Role::Horse => {
                 for (to, leg) in HORSE_STEPS[from.index()].iter() {
                     if not_ours.contains(to) && !occ.contains(leg) {
@@ -891,7 +947,7 @@ impl Position {
     /// Moves of a rook or cannon on `from`: sliding to empty points, and captures on the points
     /// `capture` picks (kept only where an enemy piece stands).
     #[inline]
-    fn gen_line(
+    fn gen_line<const CAPTURES: bool>(
         &self,
         from: Square,
         capture: impl Fn(crate::attacks::LineView) -> u16,
@@ -901,7 +957,7 @@ impl Position {
         let (f, r) = (from.file().index(), from.rank().index());
         let base = r * 9;
         let v = line_view(self.board.rank_bits(r), f as u32, RANK_MASK);
-        for bit in BitIter(v.slide) {
+        for bit in BitIter(if CAPTURES { 0 } else { v.slide }) {
             emit(from, Square::from_index(base + bit as usize));
         }
         for bit in BitIter(capture(v)) {
@@ -911,7 +967,7 @@ impl Position {
             }
         }
         let v = line_view(self.board.file_bits(f), r as u32, FILE_MASK);
-        for bit in BitIter(v.slide) {
+        for bit in BitIter(if CAPTURES { 0 } else { v.slide }) {
             emit(from, Square::from_index(bit as usize * 9 + f));
         }
         for bit in BitIter(capture(v)) {
@@ -1153,6 +1209,18 @@ impl CheckRisk {
             || (self.horses.contains(from) && self.horse_points.contains(to))
             || (self.pawns.contains(from) && self.pawn_points.contains(to))
     }
+}
+
+/// Whether three of `sets` have no point in common, two by two.
+fn three_apart(sets: &[Bitboard]) -> bool {
+    sets.iter().enumerate().any(|(i, &a)| {
+        sets[i + 1..].iter().enumerate().any(|(j, &b)| {
+            (a & b).is_empty()
+                && sets[i + j + 2..]
+                    .iter()
+                    .any(|&c| (a & c).is_empty() && (b & c).is_empty())
+        })
+    })
 }
 
 /// The points a move of a `color` `role` from `from` to `to` depends on: both ends, the points

@@ -46,6 +46,10 @@ fn check_position(pos: &Position) {
             after.is_check()
         });
         assert_eq!(*p.legal_checks(), *checks, "{}", p.fen());
+        // The captures, generated on their own, in the order of all moves.
+        let mut captures = p.legal_moves();
+        captures.retain(|m| p.piece_at(m.to).is_some());
+        assert_eq!(*p.legal_captures(), *captures, "{}", p.fen());
         let wins = |skip: &dyn Fn(Move) -> bool| {
             p.legal_moves().iter().any(|&m| {
                 let mut after = p.clone();
@@ -211,6 +215,10 @@ fn sparse_positions_agree_on_mate_in_one() {
             let mut checks = p.legal_moves();
             checks.retain(|m| p.gives_check(m));
             assert_eq!(*p.legal_checks(), *checks, "{}", p.fen());
+            // The captures, generated on their own, in the order of all moves.
+            let mut captures = p.legal_moves();
+            captures.retain(|m| p.piece_at(m.to).is_some());
+            assert_eq!(*p.legal_captures(), *captures, "{}", p.fen());
         }
     }
     assert!(mates > 100, "only {mates} positions with a mate in one");
