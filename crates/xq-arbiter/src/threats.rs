@@ -63,17 +63,24 @@ pub fn face_offs(pos: &Position) -> Vec<(Square, Square)> {
     pairs
 }
 
+/// The search limits for the side to move in `pos` as a chaser: it may not count a standing
+/// face-off partner as won (26.10), and its king's and pawns' captures on their own win nothing
+/// (26.8).
+pub fn chaser_limits(pos: &Position) -> Limits {
+    Limits {
+        face_offs: face_offs(pos),
+        chaser: true,
+        ..Limits::default()
+    }
+}
+
 /// Everything the side to move could win next move in `pos`: captures of material and checks
 /// that lead, against the best defence, to a net gain (or to an even exchange held only by a
 /// counter-capture elsewhere).
 pub fn threats(pos: &Position, budget: &mut Budget) -> Vec<Threat> {
     let mut pos = pos.clone();
     let us = pos.turn();
-    let general = Limits {
-        face_offs: face_offs(&pos),
-        chaser: true,
-        ..Limits::default()
-    };
+    let general = chaser_limits(&pos);
     let recaptures = Limits {
         defence: Defence::Recaptures,
         ..general.clone()
@@ -301,11 +308,7 @@ pub fn wins_without(
     if !reduced.is_legal(first) {
         return Some(false);
     }
-    let limits = Limits {
-        face_offs: face_offs(&reduced),
-        chaser: true,
-        ..Limits::default()
-    };
+    let limits = chaser_limits(&reduced);
     let line = line_after(&mut reduced, first, &limits, budget);
     // A king's or pawn's win on its own is no chase (26.8): a piece supporting it is needed.
     let wins = line.value > 0 || (threat.each_takes_each && line.value == 0);

@@ -19,7 +19,9 @@ use crate::{
     nature::Nature,
     quiet::{idle_family, mate_threat},
     search::{Budget, Limits, MATE, line_after},
-    threats::{RECAPTURE_NODES, Threat, co_chasers, face_offs, king_or_pawn_only, threats},
+    threats::{
+        RECAPTURE_NODES, Threat, chaser_limits, co_chasers, face_offs, king_or_pawn_only, threats,
+    },
 };
 
 /// The nature of a move that gives no check, under the CXA 2020 rules.
@@ -203,11 +205,7 @@ fn checker_protected(threatened: &Position, check: Move, t: &Threat, budget: &mu
     // And with that protection the threat fails: the piece can no longer be won (nor balanced
     // only by each taking one).
     takes_back && {
-        let limits = Limits {
-            face_offs: face_offs(&back),
-            chaser: true,
-            ..Limits::default()
-        };
+        let limits = chaser_limits(&back);
         let value = line_after(&mut back, capture, &limits, budget).value;
         value < 0 || (value == 0 && !t.each_takes_each)
     }
