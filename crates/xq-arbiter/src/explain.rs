@@ -269,6 +269,16 @@ fn idle(after: &Position, why: &IdleReason, lang: Lang) -> String {
             "idle: {} lost its protector when that piece left to give check, the checker's own doing (26.4)",
             list(targets)
         ),
+        (IdleReason::OnlyEscapes { targets }, Lang::Chinese) => {
+            format!(
+                "闲：走子只是避开对方的攻击，虽使{}可被吃，但未增加攻击力量（24.3）",
+                list(targets)
+            )
+        }
+        (IdleReason::OnlyEscapes { targets }, Lang::English) => format!(
+            "idle: the move only steps out of an attack; that this lets {} be won adds no attacking force (24.3)",
+            list(targets)
+        ),
         (IdleReason::NotNew { targets }, Lang::Chinese) => {
             format!("闲：对{}的攻击走子前已存在（从捉到捉）", list(targets))
         }

@@ -83,6 +83,12 @@ pub enum IdleReason {
         /// The targets.
         targets: Vec<Square>,
     },
+    /// The move only steps the piece out of a real attack; that its leaving lets a standing
+    /// capture pay adds no attacking force (24.3).
+    OnlyEscapes {
+        /// The targets.
+        targets: Vec<Square>,
+    },
     /// The threats existed before the move (for an answer to check: before the check).
     NotNew {
         /// The targets.

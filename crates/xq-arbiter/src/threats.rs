@@ -212,6 +212,7 @@ pub fn co_chasers(
     let (refuting, recaptures_lose) = refuters(pos, threat);
     let mut candidates = threat.participants | refuting;
     candidates.add(moved);
+    let acting = threat.participants | refuting | backers(pos, threat);
     let mut needed = Bitboard::from_square(threat.capturer);
     for sq in candidates.without(threat.capturer) {
         if !pos
@@ -232,8 +233,23 @@ pub fn co_chasers(
     }
     CoChasers {
         pieces: needed,
+        acting,
         recaptures_lose,
     }
+}
+
+/// The pieces of the side to move in `pos` that back up the threat's first capture: once it is
+/// played, they attack the point where it took (they would take back there).
+fn backers(pos: &Position, threat: &Threat) -> Bitboard {
+    let Some(&first) = threat.line.first() else {
+        return Bitboard::EMPTY;
+    };
+    if pos.piece_at(first.to).is_none() {
+        return Bitboard::EMPTY;
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(first);
+    after.attackers_of(first.to, pos.turn())
 }
 
 /// What [`co_chasers`] found: the pieces, and on the way whether every legal recapture of the
@@ -242,6 +258,9 @@ pub fn co_chasers(
 pub struct CoChasers {
     /// The co-chasers, the capturer included.
     pub pieces: Bitboard,
+    /// The pieces that act against the target, needed or not: those that capture, check or
+    /// screen in the line, back up the first capture, or refute a recapture.
+    pub acting: Bitboard,
     /// Whether every legal recapture loses material or leads to mate for the recapturing side.
     pub recaptures_lose: Option<bool>,
 }

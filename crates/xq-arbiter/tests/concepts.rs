@@ -604,3 +604,56 @@ fn a_rook_behind_a_pawn_joins_its_capture() {
     assert_eq!(n, Nature::Chase, "{r:?}");
     assert_eq!(co_chasers_of(&r, "e7"), ["e5", "e6"]);
 }
+
+/// Whether the reason is the idle one of a move that only steps out of an attack.
+fn only_escapes(reason: &Reason) -> bool {
+    matches!(reason, Reason::Idle(IdleReason::OnlyEscapes { .. }))
+}
+
+// 24.3, a chase must be the move's own doing: the black horse on f6 stands attacked by the red
+// rook, and the black rook's capture of the horse on i0 was answered by taking it there.
+
+#[test]
+fn stepping_out_of_a_real_attack_adds_no_force() {
+    // The horse steps to g8: the capture on i0 now pays, but the horse adds nothing to it.
+    let (n, r) = nature("4k4/9/8r/4pn3/9/9/9/9/5R3/4K1B1N b", "f6g8");
+    assert_eq!(n, Nature::Idle, "{r:?}");
+    assert!(only_escapes(&r), "{r:?}");
+}
+
+#[test]
+fn a_piece_safe_where_it_stood_escapes_nothing() {
+    // The rook on i6 protects the horse, so the red rook's attack won nothing; the rook's
+    // capture on i0 would leave the horse to be taken. The horse's step frees the rook: a chase.
+    let (n, r) = nature("4k4/9/9/4pn2r/9/9/9/9/5R3/4K1B1N b", "f6g8");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+}
+
+#[test]
+fn an_escape_that_takes_a_flight_from_the_target_adds_force() {
+    // On g4 the horse attacks h2, where the red horse could otherwise flee unharmed.
+    let (n, r) = nature("4k4/9/8r/4pn3/9/9/9/9/5R3/4K1B1N b", "f6g4");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+}
+
+#[test]
+fn an_escape_that_backs_up_the_capture_adds_force() {
+    // The cannon on a9 stands attacked; the rook's capture on c3 was answered by taking it. On
+    // c9 it backs up that capture (over the pawn on c6, once the rook has left c5); on b9 it
+    // only escapes.
+    let fen = "c3k4/9/9/2p6/2r6/9/2N6/9/R8/3K5 b";
+    let (n, r) = nature(fen, "a9c9");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    let (n, r) = nature(fen, "a9b9");
+    assert_eq!(n, Nature::Idle, "{r:?}");
+    assert!(only_escapes(&r), "{r:?}");
+}
+
+#[test]
+fn an_escape_that_cuts_the_targets_protection_adds_force() {
+    // The black horse on g5 stands attacked by the red rook on g1. On e4 it cuts the e1 rook's
+    // protection of the horse on e5: the rook's capture was answered by taking back, not by
+    // taking the horse, so the step does more than escape.
+    let (n, r) = nature("3k5/9/9/9/r3N1n2/9/9/9/4R1R2/3AK4 b", "g5e4");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+}

@@ -20,7 +20,8 @@ use crate::{
     quiet::{idle_family, mate_threat},
     search::{Budget, Limits, MATE, line_after},
     threats::{
-        RECAPTURE_NODES, Threat, chaser_limits, co_chasers, face_offs, king_or_pawn_only, threats,
+        CoChasers, RECAPTURE_NODES, Threat, chaser_limits, co_chasers, face_offs,
+        king_or_pawn_only, threats,
     },
 };
 
@@ -87,19 +88,26 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     let traps = exchange_traps(pos, after, m, effort, budget);
     // 联合捉 (24.17): the pieces the chase cannot do without.
     budget.refill(effort.nodes);
-    let counted: Vec<(Threat, Option<bool>)> = counted
+    let counted: Vec<(Threat, CoChasers)> = counted
         .into_iter()
         .map(|mut t| {
             let found = co_chasers(&threatened, &t, m.to, budget);
             t.participants = found.pieces;
-            (t, found.recaptures_lose)
+            (t, found)
         })
         .collect();
+    // 24.3: a piece that only steps out of a real attack adds no attacking force, even when its
+    // leaving lets a standing capture pay.
+    let (counted, escaped): (Vec<_>, Vec<_>) = counted.into_iter().partition(|(t, found)| {
+        moved_by_check.is_some()
+            || found.acting.contains(m.to)
+            || !only_escapes(pos, &threatened, m, t, budget)
+    });
 
     if !counted.is_empty() || !traps.is_empty() {
         let mut chases: Vec<Chase> = counted
             .iter()
-            .map(|(t, recaptures_lose)| describe_chase(&threatened, t, *recaptures_lose))
+            .map(|(t, found)| describe_chase(&threatened, t, found.recaptures_lose))
             .collect();
         chases.extend(traps);
         return (Nature::Chase, Reason::Chase { chases });
@@ -107,7 +115,11 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     if let Some((nature, reason)) = idle_family(pos, after, m) {
         return (nature, reason);
     }
-    let reason = if !key_point.is_empty() {
+    let reason = if !escaped.is_empty() {
+        IdleReason::OnlyEscapes {
+            targets: escaped.iter().map(|(t, _)| t.target).collect(),
+        }
+    } else if !key_point.is_empty() {
         IdleReason::DrawingKeyPoint {
             targets: key_point.iter().map(|t| t.target).collect(),
         }
@@ -127,6 +139,83 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
         IdleReason::NothingNew
     };
     (Nature::Idle, Reason::Idle(reason))
+}
+
+/// 24.3 (the chase must be the move's own doing): whether `m` creates the threat `t` only by
+/// stepping out of a real attack. That is so when all of these hold:
+/// - the moved piece does not act against the target (it neither captures, checks nor screens
+///   in the line, nor refutes a recapture: the caller checks this; guarding its own side, as
+///   the compensation's protector, adds no attacking force);
+/// - where it stood, the opponent could win it (a real threat, not an even trade);
+/// - before the move, the same capture was answered by taking the moved piece there: its
+///   leaving removes the opponent's compensation, nothing more;
+/// - from its new point it takes away no safe flight of the target (a piece that keeps the
+///   target from leaving its line adds force: it attacks a point where the target would
+///   otherwise stand safe).
+///
+/// A piece that steps away from a protected post and so frees another piece's capture is not
+/// escaping anything, and a piece that unmasks a capture by leaving a line did not stand as the
+/// opponent's compensation: both still chase.
+fn only_escapes(
+    pos: &Position,
+    threatened: &Position,
+    m: Move,
+    t: &Threat,
+    budget: &mut Budget,
+) -> bool {
+    if t.by_checks {
+        return false;
+    }
+    let Some(&first) = t.line.first() else {
+        return false;
+    };
+    // The compensation: before the move, the same capture was met by taking the moved piece.
+    if !pos.is_legal(first) {
+        return false;
+    }
+    let line = line_after(&mut pos.clone(), first, &chaser_limits(pos), budget);
+    let compensated = line.moves.iter().skip(1).step_by(2).any(|r| r.to == m.from);
+    compensated
+        && attacked_for_gain(&pos.passed(), m.from, budget)
+        && !restrains(&threatened.passed(), t.target, m.to, budget)
+}
+
+/// Whether the side to move in `pos` can win the piece on `sq` by capturing it: some capture of
+/// it ends ahead.
+fn attacked_for_gain(pos: &Position, sq: Square, budget: &mut Budget) -> bool {
+    let limits = chaser_limits(pos);
+    for from in pos.attackers_of(sq, pos.turn()) {
+        let capture = Move::new(from, sq);
+        if pos.is_legal(capture) && line_after(&mut pos.clone(), capture, &limits, budget).value > 0
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the piece on `piece` (of the side not to move in `pos`) takes away a safe flight of
+/// the target on `target` (of the side to move): a point the target can move to where, with
+/// that piece on the board, it would be won, and without it, it would stand safe.
+fn restrains(pos: &Position, target: Square, piece: Square, budget: &mut Budget) -> bool {
+    let flights = pos.legal_moves_from(target);
+    flights.iter().any(|&flight| {
+        let mut fled = pos.clone();
+        fled.play_unchecked(flight);
+        if !fled.attackers_of(flight.to, fled.turn()).contains(piece) {
+            return false;
+        }
+        let mut setup = fled.to_setup();
+        if setup.board.remove(piece).is_none() {
+            return false;
+        }
+        let Ok(without) = Position::from_setup(setup).or_else(|e| e.ignore_implausible()) else {
+            // Without the piece the position is not legal: it is needed where it stands.
+            return true;
+        };
+        attacked_for_gain(&fled, flight.to, budget)
+            && !attacked_for_gain(&without, flight.to, budget)
+    })
 }
 
 /// 26.10: the moved piece faces a same-kind enemy piece that can take it, and taking it would
