@@ -92,6 +92,12 @@ fn main() {
         };
         let line = line_after(&mut pos, m, &restricted, &mut budget);
         println!("recaptures only: {} {:?}", line.value, line.moves);
+        let chaser = xq_arbiter::threats::chaser_limits(&pos);
+        let line = line_after(&mut pos, m, &chaser, &mut budget);
+        println!(
+            "as a chaser (face-offs {:?}): {} {:?}",
+            chaser.face_offs, line.value, line.moves
+        );
         return;
     }
     let mut pos = Position::from_fen_lenient(&args[0]).unwrap();

@@ -184,6 +184,19 @@ pub fn explain(before: &Position, c: &Classified, lang: Lang) -> String {
                 ),
             }
         }
+        Reason::PressesExchange { piece, partner } => {
+            let ours = named(&after, *piece, lang);
+            let partner = named(&after, *partner, lang);
+            if zh {
+                format!(
+                    "兑：走后可吃{partner}，但它与同类子{ours}相对，对方可以兑子，按兑处理（26.10）"
+                )
+            } else {
+                format!(
+                    "exchange offer: the move threatens {partner}, which faces {ours} of the same kind; the opponent may exchange instead (26.10)"
+                )
+            }
+        }
         Reason::Offer { takers, .. } => {
             let by: Vec<String> = takers.iter().map(|&s| named(&after, s, lang)).collect();
             if zh {

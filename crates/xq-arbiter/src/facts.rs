@@ -126,6 +126,14 @@ pub enum Reason {
         /// The piece it faces.
         partner: Square,
     },
+    /// 兑: the move threatens to win a piece that faces a same-kind piece of the mover, which
+    /// the opponent may exchange instead (26.10): pressing an exchange, not a chase.
+    PressesExchange {
+        /// The mover's same-kind piece.
+        piece: Square,
+        /// The piece the move threatens, its partner.
+        partner: Square,
+    },
     /// 献: the moved piece can be taken without loss.
     Offer {
         /// The moved piece.

@@ -657,3 +657,17 @@ fn an_escape_that_cuts_the_targets_protection_adds_force() {
     let (n, r) = nature("3k5/9/9/9/r3N1n2/9/9/9/4R1R2/3AK4 b", "g5e4");
     assert_eq!(n, Nature::Chase, "{r:?}");
 }
+
+#[test]
+fn threatening_a_piece_that_faces_a_same_kind_piece_presses_an_exchange() {
+    // The horses on e4 and g5 face each other; the rook on a5 would win g5 (taken back by the
+    // g9 rook, then by the e4 horse) only with the e4 horse's help. Black may exchange horses
+    // instead: no chase (26.10), an offer to exchange (兑).
+    let (n, r) = nature("5kr2/9/9/9/6n2/4N4/9/9/R8/3K5 w", "a1a5");
+    assert_eq!(n, Nature::Exchange, "{r:?}");
+    assert!(
+        matches!(r, Reason::PressesExchange { piece, partner }
+            if piece.to_string() == "e4" && partner.to_string() == "g5"),
+        "{r:?}"
+    );
+}

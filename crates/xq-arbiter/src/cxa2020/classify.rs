@@ -112,6 +112,9 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
         chases.extend(traps);
         return (Nature::Chase, Reason::Chase { chases });
     }
+    if let Some((piece, partner)) = presses_an_exchange(&threatened, &baseline, budget) {
+        return (Nature::Exchange, Reason::PressesExchange { piece, partner });
+    }
     if let Some((nature, reason)) = idle_family(pos, after, m) {
         return (nature, reason);
     }
@@ -216,6 +219,41 @@ fn restrains(pos: &Position, target: Square, piece: Square, budget: &mut Budget)
         attacked_for_gain(&fled, flight.to, budget)
             && !attacked_for_gain(&without, flight.to, budget)
     })
+}
+
+/// 24.4, 26.10: a new threat to win a piece that stands face to face with a same-kind piece of
+/// the mover is no chase — the opponent may exchange instead — and the rulebook writes the move
+/// as an offer to exchange (兑). Returns the mover's piece and its partner, for the first such
+/// pair whose partner the mover can win now (with any piece, the partner too) and could not
+/// before.
+fn presses_an_exchange(
+    threatened: &Position,
+    baseline: &Position,
+    budget: &mut Budget,
+) -> Option<(Square, Square)> {
+    face_offs(threatened).into_iter().find(|&(_, theirs)| {
+        wins_partner(threatened, theirs, budget) && !wins_partner(baseline, theirs, budget)
+    })
+}
+
+/// Whether the side to move in `pos` can win the enemy piece on `theirs` by taking it, its
+/// same-kind partner included among the takers.
+fn wins_partner(pos: &Position, theirs: Square, budget: &mut Budget) -> bool {
+    if pos.piece_at(theirs).is_none_or(|p| p.color == pos.turn()) {
+        return false;
+    }
+    let limits = Limits {
+        chaser: true,
+        ..Limits::default()
+    };
+    for from in pos.attackers_of(theirs, pos.turn()) {
+        let capture = Move::new(from, theirs);
+        if pos.is_legal(capture) && line_after(&mut pos.clone(), capture, &limits, budget).value > 0
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// 26.10: the moved piece faces a same-kind enemy piece that can take it, and taking it would
