@@ -79,16 +79,11 @@ pub fn chaser_limits(pos: &Position) -> Limits {
 /// counter-capture elsewhere).
 pub fn threats(pos: &Position, budget: &mut Budget) -> Vec<Threat> {
     let mut pos = pos.clone();
-    let us = pos.turn();
-    let general = chaser_limits(&pos);
-    let recaptures = Limits {
-        defence: Defence::Recaptures,
-        ..general.clone()
-    };
+    let limits = ChaserLimits::new(&pos);
     let mut found = Vec::new();
     let moves = pos.legal_moves();
     for &m in moves.iter() {
-        if general.face_offs.contains(&(m.from, m.to)) {
+        if limits.general.face_offs.contains(&(m.from, m.to)) {
             continue;
         }
         let takes_material = pos.piece_at(m.to).is_some_and(|p| is_material(p, m.to));
@@ -96,19 +91,76 @@ pub fn threats(pos: &Position, budget: &mut Budget) -> Vec<Threat> {
         if !takes_material && !checks {
             continue;
         }
-        let line = line_after(&mut pos, m, &general, budget);
-        // 各吃各子 (26.6, 26.7): even only because the defender takes something else — were it
-        // only to take back, it would lose.
-        let each_takes_each = line.value == 0
-            && only_elsewhere(&pos, &line.moves)
-            && line_after(&mut pos, m, &recaptures, budget).value > 0;
-        if (line.value > 0 || each_takes_each)
-            && let Some(threat) = describe(&pos, us, line.moves, line.value, each_takes_each)
-        {
+        if let Some(threat) = threat_after(&mut pos, m, &limits, budget) {
             found.push(threat);
         }
     }
     found
+}
+
+/// Whether the side to move in `pos` threatens the piece on `sq` with a capture: taking it ends
+/// ahead, or even only because the defender takes something else (各吃各子, 26.6). `limits`
+/// are the searcher's: [`chaser_limits`] for a threat were the opponent to pass, the plain
+/// defaults for what the side to move can really take next (no face-off stands in its way
+/// then: the opponent has had its move).
+pub fn capture_threatened(pos: &Position, sq: Square, limits: Limits, budget: &mut Budget) -> bool {
+    let mut pos = pos.clone();
+    let limits = ChaserLimits::with(limits);
+    let us = pos.turn();
+    for from in pos.attackers_of(sq, us) {
+        let m = Move::new(from, sq);
+        if !limits.general.face_offs.contains(&(m.from, m.to))
+            && pos.is_legal(m)
+            && threat_after(&mut pos, m, &limits, budget).is_some()
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The chaser's search limits in `pos`, in general and when the defender only takes back.
+struct ChaserLimits {
+    general: Limits,
+    recaptures: Limits,
+}
+
+impl ChaserLimits {
+    fn new(pos: &Position) -> ChaserLimits {
+        ChaserLimits::with(chaser_limits(pos))
+    }
+
+    fn with(general: Limits) -> ChaserLimits {
+        let recaptures = Limits {
+            defence: Defence::Recaptures,
+            ..general.clone()
+        };
+        ChaserLimits {
+            general,
+            recaptures,
+        }
+    }
+}
+
+/// The threat that the legal move `m` (a capture of material or a check) starts in `pos`, if it
+/// wins material or comes out even only by 各吃各子.
+fn threat_after(
+    pos: &mut Position,
+    m: Move,
+    limits: &ChaserLimits,
+    budget: &mut Budget,
+) -> Option<Threat> {
+    let line = line_after(pos, m, &limits.general, budget);
+    // 各吃各子 (26.6, 26.7): even only because the defender takes something else — were it only
+    // to take back, it would lose.
+    let each_takes_each = line.value == 0
+        && only_elsewhere(pos, &line.moves)
+        && line_after(pos, m, &limits.recaptures, budget).value > 0;
+    if line.value > 0 || each_takes_each {
+        describe(pos, pos.turn(), line.moves, line.value, each_takes_each)
+    } else {
+        None
+    }
 }
 
 /// Whether, in `line` played from `pos`, the other side takes something and never takes back a
@@ -212,7 +264,10 @@ pub fn co_chasers(
     let (refuting, recaptures_lose) = refuters(pos, threat);
     let mut candidates = threat.participants | refuting;
     candidates.add(moved);
-    let acting = threat.participants | refuting | backers(pos, threat);
+    let mut acting = threat.participants | refuting | backers(pos, threat);
+    if blocks_a_recapture(pos, threat, moved) {
+        acting.add(moved);
+    }
     let mut needed = Bitboard::from_square(threat.capturer);
     for sq in candidates.without(threat.capturer) {
         if !pos
@@ -238,18 +293,51 @@ pub fn co_chasers(
     }
 }
 
-/// The pieces of the side to move in `pos` that back up the threat's first capture: once it is
-/// played, they attack the point where it took (they would take back there).
+/// The pieces of the side to move in `pos` that back up the threat's first capture against a
+/// recapture: once it is played and the opponent can take back there, they attack that point
+/// too. (Against a target nothing protects, backing adds nothing.)
 fn backers(pos: &Position, threat: &Threat) -> Bitboard {
-    let Some(&first) = threat.line.first() else {
+    let Some(after) = after_first_capture(pos, threat) else {
         return Bitboard::EMPTY;
     };
-    if pos.piece_at(first.to).is_none() {
+    let Some(first) = threat.line.first() else {
+        return Bitboard::EMPTY;
+    };
+    if after.attackers_of(first.to, pos.turn().other()).is_empty() {
         return Bitboard::EMPTY;
     }
+    after.attackers_of(first.to, pos.turn())
+}
+
+/// Whether the piece on `sq` (of the side to move in `pos`) stands in the way of a recapture of
+/// the threat's first capture: without it, more enemy pieces would attack that point (it blocks
+/// a line or a horse's leg, or is a second screen before a cannon).
+fn blocks_a_recapture(pos: &Position, threat: &Threat, sq: Square) -> bool {
+    let Some(after) = after_first_capture(pos, threat) else {
+        return false;
+    };
+    let Some(first) = threat.line.first() else {
+        return false;
+    };
+    if sq == first.from {
+        return false;
+    }
+    let them = pos.turn().other();
+    let with = after.board().attackers_of(first.to, them);
+    let mut board = after.board().clone();
+    if board.remove(sq).is_none() {
+        return false;
+    }
+    !(board.attackers_of(first.to, them) & !with).is_empty()
+}
+
+/// `pos` after the threat's first move, if that is a capture.
+fn after_first_capture(pos: &Position, threat: &Threat) -> Option<Position> {
+    let first = *threat.line.first()?;
+    pos.piece_at(first.to)?;
     let mut after = pos.clone();
     after.play_unchecked(first);
-    after.attackers_of(first.to, pos.turn())
+    Some(after)
 }
 
 /// What [`co_chasers`] found: the pieces, and on the way whether every legal recapture of the
@@ -259,7 +347,8 @@ pub struct CoChasers {
     /// The co-chasers, the capturer included.
     pub pieces: Bitboard,
     /// The pieces that act against the target, needed or not: those that capture, check or
-    /// screen in the line, back up the first capture, or refute a recapture.
+    /// screen in the line, back up the first capture against a recapture, or refute a
+    /// recapture; and the moved piece if it stands in the way of a recapture.
     pub acting: Bitboard,
     /// Whether every legal recapture loses material or leads to mate for the recapturing side.
     pub recaptures_lose: Option<bool>,

@@ -637,16 +637,49 @@ fn an_escape_that_takes_a_flight_from_the_target_adds_force() {
 }
 
 #[test]
-fn an_escape_that_backs_up_the_capture_adds_force() {
+fn backing_up_a_capture_nothing_can_answer_adds_no_force() {
     // The cannon on a9 stands attacked; the rook's capture on c3 was answered by taking it. On
-    // c9 it backs up that capture (over the pawn on c6, once the rook has left c5); on b9 it
-    // only escapes.
+    // c9 it would back up that capture (over the pawn on c6, once the rook has left c5), but
+    // nothing can take back on c3: backing adds nothing, and the step only escapes. (Backing up
+    // against a recapture does add force: 图27 ply 4, 图30 变例.)
     let fen = "c3k4/9/9/2p6/2r6/9/2N6/9/R8/3K5 b";
-    let (n, r) = nature(fen, "a9c9");
-    assert_eq!(n, Nature::Chase, "{r:?}");
-    let (n, r) = nature(fen, "a9b9");
+    for m in ["a9c9", "a9b9"] {
+        let (n, r) = nature(fen, m);
+        assert_eq!(n, Nature::Idle, "{m}: {r:?}");
+        assert!(only_escapes(&r), "{m}: {r:?}");
+    }
+}
+
+#[test]
+fn stepping_out_of_an_even_trade_by_each_taking_one_adds_no_force() {
+    // The red rook's attack on the horse on c2 is a chase by 各吃各子 (26.6): taking it, red
+    // loses the cannon on a0 to the a9 rook. The horse steps to b4, and the rook's capture of
+    // the cannon then pays: the step only escapes.
+    let (n, r) = nature("r2ak4/4a4/9/9/2R6/9/9/2n6/9/C2AK4 b", "c2b4");
     assert_eq!(n, Nature::Idle, "{r:?}");
     assert!(only_escapes(&r), "{r:?}");
+}
+
+#[test]
+fn an_escape_that_pins_the_target_adds_force() {
+    // The black horse on f5 stands attacked by the a5 rook; the i2 rook's capture of the
+    // elephant on e2 was answered by taking it. On e3 it pins the elephant (leaving e2 would
+    // open the horse's check on d1): the elephant cannot get away. On g7 it only escapes.
+    let fen = "3ak4/4a4/9/9/R4n3/9/9/4B3r/3KA4/9 b";
+    let (n, r) = nature(fen, "f5e3");
+    assert_eq!(n, Nature::Chase, "{r:?}");
+    let (n, r) = nature(fen, "f5g7");
+    assert_eq!(n, Nature::Idle, "{r:?}");
+    assert!(only_escapes(&r), "{r:?}");
+}
+
+#[test]
+fn an_escape_that_also_blocks_a_protector_adds_force() {
+    // The rook on a4, attacked by the c3 horse, steps to c4: there it blocks that horse's
+    // protection of the horse on d5 (its leg), so the d9 cannon wins d5. That the rook was also
+    // the opponent's compensation before does not make the step a mere escape.
+    let (n, r) = nature("3ck4/9/3a5/9/2bNp4/r2p5/2N6/9/9/2R2K3 b", "a4c4");
+    assert_eq!(n, Nature::Chase, "{r:?}");
 }
 
 #[test]
@@ -670,4 +703,14 @@ fn threatening_a_piece_that_faces_a_same_kind_piece_presses_an_exchange() {
             if piece.to_string() == "e4" && partner.to_string() == "g5"),
         "{r:?}"
     );
+}
+
+#[test]
+fn an_escape_that_removes_a_cannon_screen_from_the_defence_is_a_chase() {
+    // The black horse on f6, attacked by the a6 rook, was the screen over which the f8 cannon
+    // protected the horse on f3. Stepping to h5 it escapes, and the i3 rook's capture pays:
+    // before, that capture was answered by taking back, not by taking the horse, so the step
+    // did more than remove the opponent's compensation.
+    let (n, r) = nature("3aka3/5C3/4b4/R4n3/9/9/5N2r/9/9/4K4 b", "f6h5");
+    assert_eq!(n, Nature::Chase, "{r:?}");
 }

@@ -20,8 +20,8 @@ use crate::{
     quiet::{idle_family, mate_threat},
     search::{Budget, Limits, MATE, line_after},
     threats::{
-        CoChasers, RECAPTURE_NODES, Threat, chaser_limits, co_chasers, face_offs,
-        king_or_pawn_only, threats,
+        CoChasers, RECAPTURE_NODES, Threat, capture_threatened, chaser_limits, co_chasers,
+        face_offs, king_or_pawn_only, threats,
     },
 };
 
@@ -101,7 +101,7 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     let (counted, escaped): (Vec<_>, Vec<_>) = counted.into_iter().partition(|(t, found)| {
         moved_by_check.is_some()
             || found.acting.contains(m.to)
-            || !only_escapes(pos, &threatened, m, t, budget)
+            || !only_escapes(pos, &threatened, m, t)
     });
 
     if !counted.is_empty() || !traps.is_empty() {
@@ -115,7 +115,10 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
     if let Some((piece, partner)) = presses_an_exchange(&threatened, &baseline, budget) {
         return (Nature::Exchange, Reason::PressesExchange { piece, partner });
     }
-    if let Some((nature, reason)) = idle_family(pos, after, m) {
+    let idle = idle_family(pos, after, m);
+    if let Some((nature, reason)) = idle
+        && (nature != Nature::Idle || escaped.is_empty())
+    {
         return (nature, reason);
     }
     let reason = if !escaped.is_empty() {
@@ -146,26 +149,23 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
 
 /// 24.3 (the chase must be the move's own doing): whether `m` creates the threat `t` only by
 /// stepping out of a real attack. That is so when all of these hold:
-/// - the moved piece does not act against the target (it neither captures, checks nor screens
-///   in the line, nor refutes a recapture: the caller checks this; guarding its own side, as
-///   the compensation's protector, adds no attacking force);
-/// - where it stood, the opponent could win it (a real threat, not an even trade);
+/// - the moved piece does not act against the target (the caller checks this: it neither
+///   captures, checks nor screens in the line, backs up the first capture against a recapture,
+///   refutes a recapture, nor stands in a recapture's way; guarding its own side, as the
+///   protector of what would be the opponent's compensation, adds no attacking force);
+/// - where it stood, the opponent threatened it: taking it there ended ahead, or even only by
+///   each taking one (各吃各子, which counts as a chase, 26.6);
 /// - before the move, the same capture was answered by taking the moved piece there: its
 ///   leaving removes the opponent's compensation, nothing more;
-/// - from its new point it takes away no safe flight of the target (a piece that keeps the
-///   target from leaving its line adds force: it attacks a point where the target would
-///   otherwise stand safe).
+/// - it takes no safe flight from the target ([`restrains`]: a piece that attacks a point where
+///   the target would otherwise stand safe, or pins the target there, adds force — "keeps the
+///   piece from leaving its line").
 ///
 /// A piece that steps away from a protected post and so frees another piece's capture is not
 /// escaping anything, and a piece that unmasks a capture by leaving a line did not stand as the
-/// opponent's compensation: both still chase.
-fn only_escapes(
-    pos: &Position,
-    threatened: &Position,
-    m: Move,
-    t: &Threat,
-    budget: &mut Budget,
-) -> bool {
+/// opponent's compensation: both still chase. The searches have their own budget; if it runs
+/// out, the chase stands.
+fn only_escapes(pos: &Position, threatened: &Position, m: Move, t: &Threat) -> bool {
     if t.by_checks {
         return false;
     }
@@ -176,49 +176,58 @@ fn only_escapes(
     if !pos.is_legal(first) {
         return false;
     }
-    let line = line_after(&mut pos.clone(), first, &chaser_limits(pos), budget);
+    let mut budget = Budget::new(ESCAPE_NODES);
+    let line = line_after(&mut pos.clone(), first, &chaser_limits(pos), &mut budget);
     let compensated = line.moves.iter().skip(1).step_by(2).any(|r| r.to == m.from);
-    compensated
-        && attacked_for_gain(&pos.passed(), m.from, budget)
-        && !restrains(&threatened.passed(), t.target, m.to, budget)
-}
-
-/// Whether the side to move in `pos` can win the piece on `sq` by capturing it: some capture of
-/// it ends ahead.
-fn attacked_for_gain(pos: &Position, sq: Square, budget: &mut Budget) -> bool {
-    let limits = chaser_limits(pos);
-    for from in pos.attackers_of(sq, pos.turn()) {
-        let capture = Move::new(from, sq);
-        if pos.is_legal(capture) && line_after(&mut pos.clone(), capture, &limits, budget).value > 0
-        {
-            return true;
+    let escapes = compensated
+        && {
+            let opponent = pos.passed();
+            capture_threatened(&opponent, m.from, chaser_limits(&opponent), &mut budget)
         }
-    }
-    false
+        && !restrains(&threatened.passed(), t.target, m.to, &mut budget);
+    escapes && !budget.exhausted()
 }
 
-/// Whether the piece on `piece` (of the side not to move in `pos`) takes away a safe flight of
-/// the target on `target` (of the side to move): a point the target can move to where, with
-/// that piece on the board, it would be won, and without it, it would stand safe.
+/// The search budget of [`only_escapes`].
+const ESCAPE_NODES: u32 = 200_000;
+
+/// Whether the piece on `piece` (of the side not to move in `pos`) keeps the target on `target`
+/// (of the side to move) from a safe flight: a point the target could move to and stand safe
+/// were the piece not on the board, and that the piece takes away — by attacking it (the target
+/// would be won there) or by pinning the target to its king. (Merely standing in the way, on
+/// the point or on a horse's leg, is not counted: 参考图37's cannon hobbles the horse it lets
+/// be taken, and the book calls that step idle.) A piece whose removal leaves no legal position
+/// is taken to restrain.
 fn restrains(pos: &Position, target: Square, piece: Square, budget: &mut Budget) -> bool {
-    let flights = pos.legal_moves_from(target);
+    let mut setup = pos.to_setup();
+    if setup.board.remove(piece).is_none() {
+        return false;
+    }
+    let Ok(without) = Position::from_setup(setup).or_else(|e| e.ignore_implausible()) else {
+        return true;
+    };
+    let side = pos.turn();
+    let flights = without.legal_moves_from(target);
     flights.iter().any(|&flight| {
+        if !safe_after(&without, flight, budget) {
+            return false;
+        }
+        if pos.is_legal(flight) {
+            return !safe_after(pos, flight, budget);
+        }
         let mut fled = pos.clone();
         fled.play_unchecked(flight);
-        if !fled.attackers_of(flight.to, fled.turn()).contains(piece) {
-            return false;
-        }
-        let mut setup = fled.to_setup();
-        if setup.board.remove(piece).is_none() {
-            return false;
-        }
-        let Ok(without) = Position::from_setup(setup).or_else(|e| e.ignore_implausible()) else {
-            // Without the piece the position is not legal: it is needed where it stands.
-            return true;
-        };
-        attacked_for_gain(&fled, flight.to, budget)
-            && !attacked_for_gain(&without, flight.to, budget)
+        fled.attackers_of(fled.king(side), side.other())
+            .contains(piece)
     })
+}
+
+/// Whether the piece that plays `flight` in `pos` stands safe where it lands: it cannot be won
+/// there.
+fn safe_after(pos: &Position, flight: Move, budget: &mut Budget) -> bool {
+    let mut fled = pos.clone();
+    fled.play_unchecked(flight);
+    !capture_threatened(&fled, flight.to, Limits::default(), budget)
 }
 
 /// 24.4, 26.10: a new threat to win a piece that stands face to face with a same-kind piece of
