@@ -183,7 +183,13 @@ pub fn replay(game: &mut Game, reader: &mut Reader) -> Replay {
 pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
     fn visit(line: &[Node], reader: &mut Reader, found: &mut (bool, bool, bool)) {
         for node in line {
-            match node.text.as_deref().map(|t| reader.parse(t)) {
+            // Only a token that starts with a file letter can be a coordinate move (ICCS's or
+            // UCI's): the others (Chinese, WXF, SAN) are not read here.
+            let coordinates = node
+                .text
+                .as_deref()
+                .filter(|t| matches!(t.as_bytes().first(), Some(b'a'..=b'i' | b'A'..=b'I')));
+            match coordinates.map(|t| reader.parse(t)) {
                 Some(Ok(MoveText::Uci(_))) => found.0 = true,
                 Some(Ok(MoveText::Coordinate(m))) => {
                     found.2 = true;
