@@ -12,7 +12,7 @@
 
 use xq_core::{Move, Role, Square};
 
-use crate::syntax::{ChineseParts, Direction, MoveText, Slot, Tandem, number, wxf_move};
+use crate::syntax::{ChineseParts, Direction, MoveText, Selector, Slot, Tandem, number, wxf_move};
 
 /// The longest form read here, in characters (前兵九平八).
 const LONGEST: usize = 5;
@@ -56,40 +56,40 @@ fn coordinates(b: &[u8]) -> Option<(usize, MoveText)> {
 /// Chinese: its four forms in the grammar's order.
 fn chinese(c: &[char; LONGEST + 1]) -> Option<(usize, MoveText)> {
     let five = || {
-        Some(ChineseParts {
-            position: Some(position(c[0])?),
-            role: Some(piece(c[1])?),
-            file: Some(number(c[2])?),
-            direction: direction(c[3])?,
-            amount: number(c[4])?,
-        })
+        Some(ChineseParts::on_file(
+            Some(position(c[0])?),
+            Some(piece(c[1])?),
+            number(c[2])?,
+            direction(c[3])?,
+            number(c[4])?,
+        ))
     };
     let tandem = || {
         Some(ChineseParts {
-            position: Some(position(c[0])?),
+            selector: Selector::Tandem(position(c[0])?),
+            file_kind: None,
             role: Some(piece(c[1])?),
-            file: None,
             direction: direction(c[2])?,
             amount: number(c[3])?,
         })
     };
     let plain = || {
-        Some(ChineseParts {
-            position: None,
-            role: Some(piece(c[0])?),
-            file: Some(number(c[1])?),
-            direction: direction(c[2])?,
-            amount: number(c[3])?,
-        })
+        Some(ChineseParts::on_file(
+            None,
+            Some(piece(c[0])?),
+            number(c[1])?,
+            direction(c[2])?,
+            number(c[3])?,
+        ))
     };
     let pieceless = || {
-        Some(ChineseParts {
-            position: Some(front_rear(c[0])?),
-            role: None,
-            file: Some(number(c[1])?),
-            direction: direction(c[2])?,
-            amount: number(c[3])?,
-        })
+        Some(ChineseParts::on_file(
+            Some(front_rear(c[0])?),
+            None,
+            number(c[1])?,
+            direction(c[2])?,
+            number(c[3])?,
+        ))
     };
     let (used, parts) = five()
         .map(|p| (5, p))

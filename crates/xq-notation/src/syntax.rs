@@ -432,20 +432,40 @@ fn tandem_of(pair: &Pair<'_, Rule>) -> Tandem {
     }
 }
 
-/// The parts of a Chinese move, whichever of its four forms: 前兵九平八 has them all, 前马退六 no
-/// file, 炮二平五 no position, 前九平八 no piece.
+/// The parts of a Chinese move, whichever of its four forms: 前兵九平八 names the piece by its
+/// place on a file, 前马退六 by its place, 炮二平五 by its file; 前九平八 names no piece.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct ChineseParts {
-    pub(crate) position: Option<Tandem>,
+    pub(crate) selector: Selector,
+    /// The kind of the file's number, if one is written (see [`number`]).
+    pub(crate) file_kind: Option<Numerals>,
     pub(crate) role: Option<Role>,
-    /// The file's number and its kind (see [`number`]).
-    pub(crate) file: Option<(u8, Numerals)>,
     pub(crate) direction: Direction,
+    /// The amount and its kind.
     pub(crate) amount: (u8, Numerals),
 }
 
 impl ChineseParts {
-    /// The move they make.
+    /// The parts of a move naming its piece by a file: `file`'s number and kind.
+    pub(crate) fn on_file(
+        tandem: Option<Tandem>,
+        role: Option<Role>,
+        (file, kind): (u8, Numerals),
+        direction: Direction,
+        amount: (u8, Numerals),
+    ) -> ChineseParts {
+        ChineseParts {
+            selector: match tandem {
+                Some(tandem) => Selector::TandemOnFile(tandem, file),
+                None => Selector::File(file),
+            },
+            file_kind: Some(kind),
+            role,
+            direction,
+            amount,
+        }
+    }
+
     pub(crate) fn text(self) -> MoveText {
         let mut numerals = None;
         let mut deviations = Deviations::default();
@@ -463,24 +483,17 @@ impl ChineseParts {
                 }
             });
         };
-        if let Some((_, kind)) = self.file {
+        if let Some(kind) = self.file_kind {
             tally(kind);
         }
         tally(self.amount.1);
         if self.role.is_none() {
             deviations = deviations.union(Deviations::PIECELESS);
         }
-        let selector = match (self.position, self.file) {
-            (Some(tandem), Some((file, _))) => Selector::TandemOnFile(tandem, file),
-            (Some(tandem), None) => Selector::Tandem(tandem),
-            (None, Some((file, _))) => Selector::File(file),
-            // Not a form of the grammar; read as the first piece of its kind.
-            (None, None) => Selector::Tandem(Tandem::Ordinal(1)),
-        };
         MoveText::Descriptive(Descriptive {
             system: System::Chinese,
             role: self.role,
-            selector,
+            selector: self.selector,
             direction: self.direction,
             amount: self.amount.0,
             numerals: numerals.unwrap_or(Numerals::Other),
@@ -494,38 +507,45 @@ fn chinese(pair: Pair<'_, Rule>) -> Result<MoveText, SyntaxError> {
         return Err(SyntaxError::new("", 0, Vec::new()));
     };
     let rule = form.as_rule();
-    let parts: Vec<Pair<'_, Rule>> = form.into_inner().collect();
-    let get = |i: usize| parts.get(i).cloned();
+    let items: Vec<Pair<'_, Rule>> = form.into_inner().collect();
+    let get = |i: usize| items.get(i).cloned();
     let numbered = |pair: &Pair<'_, Rule>| (number_of(pair.as_str()), kind_of(pair));
-    let (position, role, file, direction, amount) =
-        match (rule, get(0), get(1), get(2), get(3), get(4)) {
-            (
-                Rule::zh_five,
-                position @ Some(_),
-                piece @ Some(_),
-                file @ Some(_),
-                Some(d),
-                Some(n),
-            ) => (position, piece, file, d, n),
-            (Rule::zh_tandem, position @ Some(_), piece @ Some(_), Some(d), Some(n), None) => {
-                (position, piece, None, d, n)
-            }
-            (Rule::zh_plain, piece @ Some(_), file @ Some(_), Some(d), Some(n), None) => {
-                (None, piece, file, d, n)
-            }
-            (Rule::zh_pieceless, position @ Some(_), file @ Some(_), Some(d), Some(n), None) => {
-                (position, None, file, d, n)
-            }
-            _ => return Err(SyntaxError::new("", 0, Vec::new())),
-        };
-    Ok(ChineseParts {
-        position: position.as_ref().map(tandem_of),
-        role: role.as_ref().map(role_of),
-        file: file.as_ref().map(numbered),
-        direction: direction_of(&direction),
-        amount: numbered(&amount),
-    }
-    .text())
+    let parts = match (rule, get(0), get(1), get(2), get(3), get(4)) {
+        (Rule::zh_five, Some(position), Some(piece), Some(file), Some(d), Some(n)) => {
+            ChineseParts::on_file(
+                Some(tandem_of(&position)),
+                Some(role_of(&piece)),
+                numbered(&file),
+                direction_of(&d),
+                numbered(&n),
+            )
+        }
+        (Rule::zh_tandem, Some(position), Some(piece), Some(d), Some(n), None) => ChineseParts {
+            selector: Selector::Tandem(tandem_of(&position)),
+            file_kind: None,
+            role: Some(role_of(&piece)),
+            direction: direction_of(&d),
+            amount: numbered(&n),
+        },
+        (Rule::zh_plain, Some(piece), Some(file), Some(d), Some(n), None) => ChineseParts::on_file(
+            None,
+            Some(role_of(&piece)),
+            numbered(&file),
+            direction_of(&d),
+            numbered(&n),
+        ),
+        (Rule::zh_pieceless, Some(position), Some(file), Some(d), Some(n), None) => {
+            ChineseParts::on_file(
+                Some(tandem_of(&position)),
+                None,
+                numbered(&file),
+                direction_of(&d),
+                numbered(&n),
+            )
+        }
+        _ => return Err(SyntaxError::new("", 0, Vec::new())),
+    };
+    Ok(parts.text())
 }
 
 /// One slot of a WXF token.
