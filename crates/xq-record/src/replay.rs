@@ -218,8 +218,12 @@ pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
 /// The ranks `game`'s coordinate moves are read with, as [`replay`] decides them.
 pub fn game_ranks(game: &Game, reader: &mut Reader) -> Ranks {
     let previous = reader.ranks();
-    let uci = coordinate_ranks(&game.moves, reader) != Some(Ranks::Auto)
-        && replay(&mut game.clone(), reader).uci;
+    // `replay` tries UCI only when the coordinates have a rank 10 or could be either: only then
+    // is the game replayed to see (an ICCS game, one with a rank 0, is not replayed twice).
+    let uci = matches!(
+        coordinate_ranks(&game.moves, reader),
+        Some(Ranks::Uci) | None
+    ) && replay(&mut game.clone(), reader).uci;
     reader.set_ranks(previous);
     if uci { Ranks::Uci } else { Ranks::Iccs }
 }
