@@ -9,29 +9,7 @@ mod support;
 
 use support::Rng;
 use xq_core::{Board, Color, Piece, Position, Role, Setup, Square, can_stand_on};
-use xq_notation::{ChineseStyle, Mode, Notation, Ranks, Reader, Script, TandemStyle, write};
-
-fn conventions() -> Vec<Notation> {
-    let mut all = vec![
-        Notation::Wxf,
-        Notation::Iccs,
-        Notation::Ucci,
-        Notation::Uci,
-        Notation::San,
-    ];
-    for script in [Script::Simplified, Script::Traditional] {
-        for tandem in [TandemStyle::Xqbase, TandemStyle::Traditional] {
-            for ascii_digits in [false, true] {
-                all.push(Notation::Chinese(ChineseStyle {
-                    script,
-                    tandem,
-                    ascii_digits,
-                }));
-            }
-        }
-    }
-    all
-}
+use xq_notation::{Mode, Notation, Ranks, Reader, write};
 
 /// Checks every legal move of `pos` in every convention; returns how many (move, convention)
 /// pairs were checked. Conventions that write the same text for a move (most of them, when no
@@ -126,7 +104,7 @@ fn crowded_position(rng: &mut Rng) -> Option<Position> {
 
 #[test]
 fn random_playouts_and_crowded_setups_round_trip() {
-    let notations = conventions();
+    let notations = Notation::all();
     let mut reader = Reader::new(Mode::Strict);
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let mut checked = 0;
@@ -185,7 +163,7 @@ fn every_position_of_the_ccpd_dev_games_round_trips() {
     let dir = support::shared().join("data/ccpd-dev/Dataset");
     let files = support::files_below(&dir, "pgn");
     assert!(files.len() > 3000, "ccpd-dev has {} games", files.len());
-    let notations = conventions();
+    let notations = Notation::all();
     let mut strict = Reader::new(Mode::Strict);
     let mut lenient = Reader::new(Mode::Lenient);
     let (mut positions, mut checked) = (0, 0);

@@ -38,6 +38,14 @@ impl Move {
         Ok(Move { from, to })
     }
 
+    /// The UCCI form `h2e2` as four ASCII bytes, for writers that do without formatting.
+    #[inline]
+    pub const fn ascii(self) -> [u8; 4] {
+        let [a, b] = self.from.ascii();
+        let [c, d] = self.to.ascii();
+        [a, b, c, d]
+    }
+
     /// The ICCS form, `H2-E2`.
     pub fn to_iccs(self) -> String {
         format!(
@@ -61,7 +69,8 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)
+        // Written whole, without formatting each point (moves are written by the thousand).
+        f.write_str(std::str::from_utf8(&self.ascii()).map_err(|_| fmt::Error)?)
     }
 }
 

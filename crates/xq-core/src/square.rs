@@ -267,6 +267,12 @@ impl Square {
         Rank::ALL[(self.0 / 9) as usize]
     }
 
+    /// The ICCS name `h2` as two ASCII bytes, for writers that do without formatting.
+    #[inline]
+    pub const fn ascii(self) -> [u8; 2] {
+        [b'a' + self.0 % 9, b'0' + self.0 / 9]
+    }
+
     /// The point `df` files and `dr` ranks away, if it is on the board.
     #[inline]
     pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
@@ -343,7 +349,7 @@ impl FromStr for Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file().char(), self.rank().char())
+        f.write_str(std::str::from_utf8(&self.ascii()).map_err(|_| fmt::Error)?)
     }
 }
 

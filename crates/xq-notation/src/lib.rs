@@ -25,6 +25,7 @@
 mod coords;
 mod files;
 mod grammar;
+mod quick;
 mod resolve;
 mod syntax;
 mod write;

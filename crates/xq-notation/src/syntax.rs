@@ -284,6 +284,11 @@ impl std::error::Error for SyntaxError {}
 /// # Errors
 /// If the text is not a move in Chinese, WXF, ICCS/UCCI, UCI or SAN notation.
 pub fn parse(text: &str) -> Result<MoveText, SyntaxError> {
+    parse_with(text, true)
+}
+
+/// [`parse`] without its quick reader (`quick` false), for a test comparing the two.
+pub(crate) fn parse_with(text: &str, quick: bool) -> Result<MoveText, SyntaxError> {
     if text.len() > MAX_TOKEN_BYTES || text.trim().is_empty() {
         return Err(SyntaxError::new(text, 0, Vec::new()));
     }
@@ -294,6 +299,10 @@ pub fn parse(text: &str) -> Result<MoveText, SyntaxError> {
         && let Some(san) = crate::coords::parse_san(text)
     {
         return Ok(MoveText::San(san));
+    }
+    // The usual forms, read without the grammar as the grammar reads them.
+    if quick && let Some(read) = crate::quick::parse(text) {
+        return Ok(read);
     }
     let mut pairs = match MoveParser::parse(Rule::token, text) {
         Ok(pairs) => pairs,
@@ -366,40 +375,50 @@ fn direction_of(pair: &Pair<'_, Rule>) -> Direction {
     }
 }
 
-/// The value 1–9 of a numeral, digit or financial numeral.
+/// The value 1–9 of a numeral, digit or financial numeral (1 for anything else).
 fn number_of(text: &str) -> u8 {
-    let ch = text.chars().next().unwrap_or('1');
-    let value = match ch {
-        '1'..='9' => ch as u32 - '0' as u32,
-        '１'..='９' => ch as u32 - '１' as u32 + 1,
-        _ => "一二三四五六七八九"
-            .chars()
-            .position(|c| c == ch)
-            .or_else(|| "壹贰叁肆伍陆柒捌玖".chars().position(|c| c == ch))
-            .or_else(|| "壹貳參肆伍陸柒捌玖".chars().position(|c| c == ch))
-            .map_or(1, |i| i as u32 + 1),
-    };
-    value as u8
+    text.chars()
+        .next()
+        .and_then(|ch| number(ch).map(|(value, _)| value))
+        .unwrap_or(1)
 }
 
-/// Adds what kind of number a `zh_number` pair is to the running tally.
-fn tally(pair: &Pair<'_, Rule>, numerals: &mut Option<Numerals>, deviations: &mut Deviations) {
-    let kind = match pair.clone().into_inner().next().map(|p| p.as_rule()) {
+/// A number of a Chinese move (`zh_number`, or WXF's `wxf_number` among them): its value 1–9
+/// and its kind, [`Numerals::Other`] for the financial numerals.
+pub(crate) fn number(ch: char) -> Option<(u8, Numerals)> {
+    let value = |c: char, first: char| (c as u32 - first as u32 + 1) as u8;
+    Some(match ch {
+        '1'..='9' => (value(ch, '1'), Numerals::Digits),
+        '１'..='９' => (value(ch, '１'), Numerals::Digits),
+        '一' => (1, Numerals::Chinese),
+        '二' => (2, Numerals::Chinese),
+        '三' => (3, Numerals::Chinese),
+        '四' => (4, Numerals::Chinese),
+        '五' => (5, Numerals::Chinese),
+        '六' => (6, Numerals::Chinese),
+        '七' => (7, Numerals::Chinese),
+        '八' => (8, Numerals::Chinese),
+        '九' => (9, Numerals::Chinese),
+        '壹' => (1, Numerals::Other),
+        '贰' | '貳' => (2, Numerals::Other),
+        '叁' | '參' => (3, Numerals::Other),
+        '肆' => (4, Numerals::Other),
+        '伍' => (5, Numerals::Other),
+        '陆' | '陸' => (6, Numerals::Other),
+        '柒' => (7, Numerals::Other),
+        '捌' => (8, Numerals::Other),
+        '玖' => (9, Numerals::Other),
+        _ => return None,
+    })
+}
+
+/// The kind of a `zh_number` pair.
+fn kind_of(pair: &Pair<'_, Rule>) -> Numerals {
+    match pair.clone().into_inner().next().map(|p| p.as_rule()) {
         Some(Rule::zh_numeral) => Numerals::Chinese,
         Some(Rule::zh_digit) => Numerals::Digits,
-        _ => {
-            *deviations = deviations.union(Deviations::FINANCIAL);
-            Numerals::Other
-        }
-    };
-    *numerals = Some(match *numerals {
-        None => kind,
-        Some(previous) if previous == kind => kind,
-        Some(_) => {
-            *deviations = deviations.union(Deviations::MIXED_NUMERALS);
-            Numerals::Other
-        }
-    });
+        _ => Numerals::Other,
+    }
 }
 
 fn tandem_of(pair: &Pair<'_, Rule>) -> Tandem {
@@ -413,74 +432,129 @@ fn tandem_of(pair: &Pair<'_, Rule>) -> Tandem {
     }
 }
 
+/// The parts of a Chinese move, whichever of its four forms: 前兵九平八 names the piece by its
+/// place on a file, 前马退六 by its place, 炮二平五 by its file; 前九平八 names no piece.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ChineseParts {
+    pub(crate) selector: Selector,
+    /// The kind of the file's number, if one is written (see [`number`]).
+    pub(crate) file_kind: Option<Numerals>,
+    pub(crate) role: Option<Role>,
+    pub(crate) direction: Direction,
+    /// The amount and its kind.
+    pub(crate) amount: (u8, Numerals),
+}
+
+impl ChineseParts {
+    /// The parts of a move naming its piece by a file: `file`'s number and kind.
+    pub(crate) fn on_file(
+        tandem: Option<Tandem>,
+        role: Option<Role>,
+        (file, kind): (u8, Numerals),
+        direction: Direction,
+        amount: (u8, Numerals),
+    ) -> ChineseParts {
+        ChineseParts {
+            selector: match tandem {
+                Some(tandem) => Selector::TandemOnFile(tandem, file),
+                None => Selector::File(file),
+            },
+            file_kind: Some(kind),
+            role,
+            direction,
+            amount,
+        }
+    }
+
+    pub(crate) fn text(self) -> MoveText {
+        let mut numerals = None;
+        let mut deviations = Deviations::default();
+        // Tallies the kind of each number: financial numerals, and kinds mixed, are departures.
+        let mut tally = |kind: Numerals| {
+            if kind == Numerals::Other {
+                deviations = deviations.union(Deviations::FINANCIAL);
+            }
+            numerals = Some(match numerals {
+                None => kind,
+                Some(previous) if previous == kind => kind,
+                Some(_) => {
+                    deviations = deviations.union(Deviations::MIXED_NUMERALS);
+                    Numerals::Other
+                }
+            });
+        };
+        if let Some(kind) = self.file_kind {
+            tally(kind);
+        }
+        tally(self.amount.1);
+        if self.role.is_none() {
+            deviations = deviations.union(Deviations::PIECELESS);
+        }
+        MoveText::Descriptive(Descriptive {
+            system: System::Chinese,
+            role: self.role,
+            selector: self.selector,
+            direction: self.direction,
+            amount: self.amount.0,
+            numerals: numerals.unwrap_or(Numerals::Other),
+            deviations,
+        })
+    }
+}
+
 fn chinese(pair: Pair<'_, Rule>) -> Result<MoveText, SyntaxError> {
     let Some(form) = pair.into_inner().next() else {
         return Err(SyntaxError::new("", 0, Vec::new()));
     };
     let rule = form.as_rule();
-    let parts: Vec<Pair<'_, Rule>> = form.into_inner().collect();
-    let mut numerals = None;
-    let mut deviations = Deviations::default();
-    let get = |i: usize| parts.get(i).cloned();
-    let (role, selector, direction, amount) = match (rule, get(0), get(1), get(2), get(3), get(4)) {
-        (Rule::zh_five, Some(position), Some(piece), Some(file), Some(dir), Some(amount)) => {
-            tally(&file, &mut numerals, &mut deviations);
-            tally(&amount, &mut numerals, &mut deviations);
-            (
+    let items: Vec<Pair<'_, Rule>> = form.into_inner().collect();
+    let get = |i: usize| items.get(i).cloned();
+    let numbered = |pair: &Pair<'_, Rule>| (number_of(pair.as_str()), kind_of(pair));
+    let parts = match (rule, get(0), get(1), get(2), get(3), get(4)) {
+        (Rule::zh_five, Some(position), Some(piece), Some(file), Some(d), Some(n)) => {
+            ChineseParts::on_file(
+                Some(tandem_of(&position)),
                 Some(role_of(&piece)),
-                Selector::TandemOnFile(tandem_of(&position), number_of(file.as_str())),
-                direction_of(&dir),
-                number_of(amount.as_str()),
+                numbered(&file),
+                direction_of(&d),
+                numbered(&n),
             )
         }
-        (Rule::zh_tandem, Some(position), Some(piece), Some(dir), Some(amount), None) => {
-            tally(&amount, &mut numerals, &mut deviations);
-            (
-                Some(role_of(&piece)),
-                Selector::Tandem(tandem_of(&position)),
-                direction_of(&dir),
-                number_of(amount.as_str()),
-            )
-        }
-        (Rule::zh_plain, Some(piece), Some(file), Some(dir), Some(amount), None) => {
-            tally(&file, &mut numerals, &mut deviations);
-            tally(&amount, &mut numerals, &mut deviations);
-            (
-                Some(role_of(&piece)),
-                Selector::File(number_of(file.as_str())),
-                direction_of(&dir),
-                number_of(amount.as_str()),
-            )
-        }
-        (Rule::zh_pieceless, Some(position), Some(file), Some(dir), Some(amount), None) => {
-            tally(&file, &mut numerals, &mut deviations);
-            tally(&amount, &mut numerals, &mut deviations);
-            deviations = deviations.union(Deviations::PIECELESS);
-            (
+        (Rule::zh_tandem, Some(position), Some(piece), Some(d), Some(n), None) => ChineseParts {
+            selector: Selector::Tandem(tandem_of(&position)),
+            file_kind: None,
+            role: Some(role_of(&piece)),
+            direction: direction_of(&d),
+            amount: numbered(&n),
+        },
+        (Rule::zh_plain, Some(piece), Some(file), Some(d), Some(n), None) => ChineseParts::on_file(
+            None,
+            Some(role_of(&piece)),
+            numbered(&file),
+            direction_of(&d),
+            numbered(&n),
+        ),
+        (Rule::zh_pieceless, Some(position), Some(file), Some(d), Some(n), None) => {
+            ChineseParts::on_file(
+                Some(tandem_of(&position)),
                 None,
-                Selector::TandemOnFile(tandem_of(&position), number_of(file.as_str())),
-                direction_of(&dir),
-                number_of(amount.as_str()),
+                numbered(&file),
+                direction_of(&d),
+                numbered(&n),
             )
         }
         _ => return Err(SyntaxError::new("", 0, Vec::new())),
     };
-    Ok(MoveText::Descriptive(Descriptive {
-        system: System::Chinese,
-        role,
-        selector,
-        direction,
-        amount,
-        numerals: numerals.unwrap_or(Numerals::Other),
-        deviations,
-    }))
+    Ok(parts.text())
 }
 
 /// One slot of a WXF token.
 #[derive(Copy, Clone, Debug)]
-enum Slot {
+pub(crate) enum Slot {
+    /// A piece letter, and whether it is lower-case.
     Letter(Role, bool),
     Number(u8),
+    /// `+`, `-`, `.` or an ordinal `a`–`e`.
     Sign(char),
     Direction(Direction),
 }
@@ -506,6 +580,11 @@ fn wxf(text: &str, pair: Pair<'_, Rule>) -> Result<MoveText, SyntaxError> {
             }
         })
         .collect();
+    wxf_move(text, &slots)
+}
+
+/// The WXF move `slots` (one of the grammar's sequences of them) make.
+pub(crate) fn wxf_move(text: &str, slots: &[Slot]) -> Result<MoveText, SyntaxError> {
     let mut deviations = Deviations::default();
     let letter = |role: Role, lower: bool, deviations: &mut Deviations| {
         if lower {
@@ -525,7 +604,7 @@ fn wxf(text: &str, pair: Pair<'_, Rule>) -> Result<MoveText, SyntaxError> {
             Tandem::Ordinal(ordinal as u8 - b'a' + 1)
         }
     };
-    let (role, selector, direction, amount) = match slots.as_slice() {
+    let (role, selector, direction, amount) = match slots {
         [
             Slot::Letter(r, lower),
             Slot::Number(file),

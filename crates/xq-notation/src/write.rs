@@ -76,6 +76,30 @@ impl Notation {
         }
     }
 
+    /// Every notation, with Chinese in each of its styles (for tests that write a move every
+    /// way there is).
+    pub fn all() -> Vec<Notation> {
+        let mut all = vec![
+            Notation::Wxf,
+            Notation::Iccs,
+            Notation::Ucci,
+            Notation::Uci,
+            Notation::San,
+        ];
+        for script in [Script::Simplified, Script::Traditional] {
+            for tandem in [TandemStyle::Xqbase, TandemStyle::Traditional] {
+                for ascii_digits in [false, true] {
+                    all.push(Notation::Chinese(ChineseStyle {
+                        script,
+                        tandem,
+                        ascii_digits,
+                    }));
+                }
+            }
+        }
+        all
+    }
+
     /// Whether it writes the points a move goes from and to (ICCS, UCCI, UCI).
     pub const fn is_coordinates(self) -> bool {
         matches!(self, Notation::Iccs | Notation::Ucci | Notation::Uci)

@@ -73,6 +73,8 @@ impl Encoding {
 }
 
 /// Characters that fill every record in Chinese notation (both scripts), and the words of tags.
+/// (What [`GBK_CODES`] and [`BIG5_CODES`] are the codes of; a test encodes them.)
+#[cfg_attr(not(test), allow(dead_code))]
 const TELLTALES: &str = "进進退平车車俥马馬傌炮砲包兵卒帅帥将將仕士相象前后後中一二三四五六七八九１２３４５６７８９红紅黑胜勝负負和局赛賽";
 
 /// How many more telltale codes one encoding must find than the other to settle the question.
@@ -97,6 +99,35 @@ impl PairSet {
     }
 }
 
+/// The codes of the [`TELLTALES`] in GBK, as encoding_rs encodes them (a test checks them:
+/// encoding them at every start took half a million instructions, more than reading a game).
+#[rustfmt::skip]
+const GBK_CODES: [[u8; 2]; 56] = [
+    [0xBD, 0xF8], [0xDF, 0x4D], [0xCD, 0xCB], [0xC6, 0xBD], [0xB3, 0xB5], [0xDC, 0x87],
+    [0x82, 0x65], [0xC2, 0xED], [0xF1, 0x52], [0x82, 0xD8], [0xC5, 0xDA], [0xB3, 0x68],
+    [0xB0, 0xFC], [0xB1, 0xF8], [0xD7, 0xE4], [0xCB, 0xA7], [0x8E, 0x9B], [0xBD, 0xAB],
+    [0x8C, 0xA2], [0xCA, 0xCB], [0xCA, 0xBF], [0xCF, 0xE0], [0xCF, 0xF3], [0xC7, 0xB0],
+    [0xBA, 0xF3], [0xE1, 0xE1], [0xD6, 0xD0], [0xD2, 0xBB], [0xB6, 0xFE], [0xC8, 0xFD],
+    [0xCB, 0xC4], [0xCE, 0xE5], [0xC1, 0xF9], [0xC6, 0xDF], [0xB0, 0xCB], [0xBE, 0xC5],
+    [0xA3, 0xB1], [0xA3, 0xB2], [0xA3, 0xB3], [0xA3, 0xB4], [0xA3, 0xB5], [0xA3, 0xB6],
+    [0xA3, 0xB7], [0xA3, 0xB8], [0xA3, 0xB9], [0xBA, 0xEC], [0xBC, 0x74], [0xBA, 0xDA],
+    [0xCA, 0xA4], [0x84, 0xD9], [0xB8, 0xBA], [0xD8, 0x93], [0xBA, 0xCD], [0xBE, 0xD6],
+    [0xC8, 0xFC], [0xD9, 0x90],
+];
+
+/// The codes of the [`TELLTALES`] Big5 has, as encoding_rs encodes them.
+#[rustfmt::skip]
+const BIG5_CODES: [[u8; 2]; 47] = [
+    [0xB6, 0x69], [0xB0, 0x68], [0xA5, 0xAD], [0xA8, 0xAE], [0xB0, 0xA8], [0xD8, 0x58],
+    [0xAC, 0xB6], [0xAF, 0xA5], [0xA5, 0x5D], [0xA7, 0x4C], [0xA8, 0xF2], [0xAB, 0xD3],
+    [0xB1, 0x4E], [0xA5, 0x4B], [0xA4, 0x68], [0xAC, 0xDB], [0xB6, 0x48], [0xAB, 0x65],
+    [0xA6, 0x5A], [0xAB, 0xE1], [0xA4, 0xA4], [0xA4, 0x40], [0xA4, 0x47], [0xA4, 0x54],
+    [0xA5, 0x7C], [0xA4, 0xAD], [0xA4, 0xBB], [0xA4, 0x43], [0xA4, 0x4B], [0xA4, 0x45],
+    [0xA2, 0xB0], [0xA2, 0xB1], [0xA2, 0xB2], [0xA2, 0xB3], [0xA2, 0xB4], [0xA2, 0xB5],
+    [0xA2, 0xB6], [0xA2, 0xB7], [0xA2, 0xB8], [0xAC, 0xF5], [0xB6, 0xC2], [0xD0, 0x60],
+    [0xB3, 0xD3], [0xAD, 0x74], [0xA9, 0x4D], [0xA7, 0xBD], [0xC1, 0xC9],
+];
+
 struct Codes {
     gbk: PairSet,
     big5: PairSet,
@@ -105,20 +136,16 @@ struct Codes {
 fn codes() -> &'static Codes {
     static CODES: OnceLock<Codes> = OnceLock::new();
     CODES.get_or_init(|| {
-        let encode = |enc: &'static encoding_rs::Encoding| -> PairSet {
+        let set = |codes: &[[u8; 2]]| {
             let mut set = PairSet::new();
-            for c in TELLTALES.chars() {
-                let mut buf = [0; 4];
-                let (bytes, _, failed) = enc.encode(c.encode_utf8(&mut buf));
-                if let (false, [a, b]) = (failed, bytes.as_ref()) {
-                    set.insert([*a, *b]);
-                }
+            for &code in codes {
+                set.insert(code);
             }
             set
         };
         Codes {
-            gbk: encode(encoding_rs::GBK),
-            big5: encode(encoding_rs::BIG5),
+            gbk: set(&GBK_CODES),
+            big5: set(&BIG5_CODES),
         }
     })
 }
@@ -539,6 +566,27 @@ pub fn encode(text: &str, encoding: Encoding) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The telltales' codes are what encoding_rs gives them, those an encoding lacks left out.
+    #[test]
+    fn the_telltale_codes_are_the_encoders() {
+        for (enc, codes) in [
+            (encoding_rs::GBK, &GBK_CODES[..]),
+            (encoding_rs::BIG5, &BIG5_CODES[..]),
+        ] {
+            let encoded: Vec<[u8; 2]> = TELLTALES
+                .chars()
+                .filter_map(|c| {
+                    let mut buf = [0; 4];
+                    match enc.encode(c.encode_utf8(&mut buf)) {
+                        (bytes, _, false) => <[u8; 2]>::try_from(bytes.as_ref()).ok(),
+                        _ => None,
+                    }
+                })
+                .collect();
+            assert_eq!(encoded, codes, "{}", enc.name());
+        }
+    }
 
     #[test]
     fn finds_what_an_encoding_cannot_hold() {

@@ -183,7 +183,13 @@ pub fn replay(game: &mut Game, reader: &mut Reader) -> Replay {
 pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
     fn visit(line: &[Node], reader: &mut Reader, found: &mut (bool, bool, bool)) {
         for node in line {
-            match node.text.as_deref().map(|t| reader.parse(t)) {
+            // Only a token that starts with a file letter can be a coordinate move (ICCS's or
+            // UCI's): the others (Chinese, WXF, SAN) are not read here.
+            let coordinates = node
+                .text
+                .as_deref()
+                .filter(|t| matches!(t.as_bytes().first(), Some(b'a'..=b'i' | b'A'..=b'I')));
+            match coordinates.map(|t| reader.parse(t)) {
                 Some(Ok(MoveText::Uci(_))) => found.0 = true,
                 Some(Ok(MoveText::Coordinate(m))) => {
                     found.2 = true;
@@ -212,8 +218,12 @@ pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
 /// The ranks `game`'s coordinate moves are read with, as [`replay`] decides them.
 pub fn game_ranks(game: &Game, reader: &mut Reader) -> Ranks {
     let previous = reader.ranks();
-    let uci = coordinate_ranks(&game.moves, reader) != Some(Ranks::Auto)
-        && replay(&mut game.clone(), reader).uci;
+    // `replay` tries UCI only when the coordinates have a rank 10 or could be either: only then
+    // is the game replayed to see (an ICCS game, one with a rank 0, is not replayed twice).
+    let uci = matches!(
+        coordinate_ranks(&game.moves, reader),
+        Some(Ranks::Uci) | None
+    ) && replay(&mut game.clone(), reader).uci;
     reader.set_ranks(previous);
     if uci { Ranks::Uci } else { Ranks::Iccs }
 }

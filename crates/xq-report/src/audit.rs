@@ -73,76 +73,90 @@ impl LimitAudit {
         String::from_utf8(bytes).map_err(|e| serde_json::Error::io(std::io::Error::other(e)))
     }
 
-    /// Writes [`LimitAudit::to_json`] to `out` as it goes: each row is serialized when its turn
-    /// comes, so memory does not grow with the number of rows beyond the audit itself.
-    pub fn write_json(&self, lang: Lang, out: impl std::io::Write) -> serde_json::Result<()> {
-        #[derive(Serialize)]
-        struct RowJson<'a> {
-            #[serde(flatten)]
-            row: &'a AuditRow,
-            chinese: &'a str,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            written: Option<&'a str>,
-        }
-        /// The rows of one audit, serialized lazily.
-        struct Rows<'a> {
-            audit: &'a LimitAudit,
-            rows: &'a [AuditRow],
-        }
-        impl Serialize for Rows<'_> {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_seq(self.rows.iter().map(|row| RowJson {
-                    row,
-                    chinese: self.audit.chinese(row),
-                    written: self.audit.written(row),
-                }))
+    /// Writes [`LimitAudit::to_json`] to `out` as it goes: the rows are written a few hundred at
+    /// a time, so memory does not grow with the number of rows beyond the audit itself.
+    ///
+    /// The document is serde_json's pretty layout (two spaces a level), written directly: each
+    /// audit's fields but its rows are serialized, and the rows, hundreds of small objects, are
+    /// put together from fixed pieces of text (a test compares the two ways).
+    pub fn write_json(&self, lang: Lang, mut out: impl std::io::Write) -> serde_json::Result<()> {
+        /// How much is written to `out` at once.
+        const CHUNK: usize = 1 << 16;
+        let mut buf: Vec<u8> = Vec::with_capacity(CHUNK + 1024);
+        buf.extend_from_slice(b"{\n  \"audits\": [");
+        for (i, a) in self.audits.iter().enumerate() {
+            buf.extend_from_slice(if i == 0 { b"\n    " } else { b",\n    " });
+            let head = serde_json::to_vec_pretty(&Head::of(a, lang))?;
+            // `{ … }` with its fields at the first level: without the closing brace, and two
+            // levels further in (a newline never stands inside a JSON string).
+            let fields = head.strip_suffix(b"\n}").unwrap_or(&head);
+            for line in fields.split_inclusive(|&b| b == b'\n') {
+                buf.extend_from_slice(line);
+                if line.ends_with(b"\n") {
+                    buf.extend_from_slice(b"    ");
+                }
             }
-        }
-        /// An audit's fields but its rows (written with their moves in Chinese instead).
-        #[derive(Serialize)]
-        struct AuditJson<'a> {
-            claimant: &'static str,
-            rounds: u32,
-            check_cap: u32,
-            cap_applies: CapApplies,
-            last_capture_ply: Option<usize>,
-            #[serde(flatten)]
-            verdict: AuditVerdict,
-            explanation: String,
-            rows: Rows<'a>,
-        }
-        /// The audits, serialized lazily.
-        struct Audits<'a> {
-            report: &'a LimitAudit,
-            lang: Lang,
-        }
-        impl Serialize for Audits<'_> {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_seq(self.report.audits.iter().map(|a| AuditJson {
-                    claimant: a.claimant.name(),
-                    rounds: a.rounds,
-                    check_cap: a.check_cap,
-                    cap_applies: a.cap_applies,
-                    last_capture_ply: a.last_capture_ply,
-                    verdict: a.verdict,
-                    explanation: conclusion(a, self.lang),
-                    rows: Rows {
-                        audit: self.report,
-                        rows: &a.rows,
-                    },
-                }))
+            buf.extend_from_slice(b",\n      \"rows\": [");
+            for (j, row) in a.rows.iter().enumerate() {
+                self.row_json(row, j == 0, &mut buf)?;
+                if buf.len() >= CHUNK {
+                    out.write_all(&buf).map_err(serde_json::Error::io)?;
+                    buf.clear();
+                }
             }
+            buf.extend_from_slice(if a.rows.is_empty() {
+                b"]\n    }"
+            } else {
+                b"\n      ]\n    }"
+            });
         }
-        #[derive(Serialize)]
-        struct Document<'a> {
-            audits: Audits<'a>,
+        buf.extend_from_slice(if self.audits.is_empty() {
+            b"]\n}"
+        } else {
+            b"\n  ]\n}"
+        });
+        out.write_all(&buf).map_err(serde_json::Error::io)
+    }
+
+    /// One row of [`LimitAudit::write_json`]: the fields of [`AuditRow`] as it serializes,
+    /// then `chinese` and `written`; `first` of its audit or not.
+    fn row_json(&self, row: &AuditRow, first: bool, buf: &mut Vec<u8>) -> serde_json::Result<()> {
+        let number = |buf: &mut Vec<u8>, n: u64| {
+            buf.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+        };
+        let boolean = |buf: &mut Vec<u8>, b: bool| {
+            buf.extend_from_slice(if b { b"true" } else { b"false" });
+        };
+        buf.extend_from_slice(if first { b"\n" } else { b",\n" });
+        buf.extend_from_slice(b"        {\n          \"ply\": ");
+        number(buf, row.ply as u64);
+        buf.extend_from_slice(b",\n          \"round\": ");
+        number(buf, u64::from(row.round));
+        buf.extend_from_slice(b",\n          \"side\": \"");
+        buf.extend_from_slice(row.side.name().as_bytes());
+        buf.extend_from_slice(b"\",\n          \"move\": \"");
+        buf.extend_from_slice(&row.m.ascii());
+        buf.extend_from_slice(b"\",\n          \"capture\": ");
+        boolean(buf, row.capture);
+        buf.extend_from_slice(b",\n          \"check\": ");
+        boolean(buf, row.check);
+        buf.extend_from_slice(b",\n          \"check_number\": ");
+        match row.check_number {
+            Some(n) => number(buf, u64::from(n)),
+            None => buf.extend_from_slice(b"null"),
         }
-        serde_json::to_writer_pretty(
-            out,
-            &Document {
-                audits: Audits { report: self, lang },
-            },
-        )
+        buf.extend_from_slice(b",\n          \"counted\": ");
+        boolean(buf, row.counted);
+        buf.extend_from_slice(b",\n          \"count\": ");
+        number(buf, row.count as u64);
+        buf.extend_from_slice(b",\n          \"chinese\": ");
+        serde_json::to_writer(&mut *buf, self.chinese(row))?;
+        if let Some(written) = self.written(row) {
+            buf.extend_from_slice(b",\n          \"written\": ");
+            serde_json::to_writer(&mut *buf, written)?;
+        }
+        buf.extend_from_slice(b"\n        }");
+        Ok(())
     }
 
     /// Every row of every audit as CSV, with a header line.
@@ -286,6 +300,33 @@ impl LimitAudit {
     }
 }
 
+/// An audit's fields in JSON but its rows.
+#[derive(Serialize)]
+struct Head {
+    claimant: &'static str,
+    rounds: u32,
+    check_cap: u32,
+    cap_applies: CapApplies,
+    last_capture_ply: Option<usize>,
+    #[serde(flatten)]
+    verdict: AuditVerdict,
+    explanation: String,
+}
+
+impl Head {
+    fn of(a: &Audit, lang: Lang) -> Head {
+        Head {
+            claimant: a.claimant.name(),
+            rounds: a.rounds,
+            check_cap: a.check_cap,
+            cap_applies: a.cap_applies,
+            last_capture_ply: a.last_capture_ply,
+            verdict: a.verdict,
+            explanation: conclusion(a, lang),
+        }
+    }
+}
+
 /// The audit's conclusion in words.
 fn conclusion(a: &Audit, lang: Lang) -> String {
     let who = side_words(a.claimant, lang);
@@ -323,4 +364,136 @@ fn conclusion(a: &Audit, lang: Lang) -> String {
 fn pad(s: &str, width: usize) -> String {
     let used: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
     " ".repeat(width.saturating_sub(used))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use xq_core::{Move, Position};
+
+    use super::*;
+
+    /// The document as serde_json writes it pretty from derived `Serialize` impls (as
+    /// `write_json` did before it wrote the rows itself): the reference it must match byte for
+    /// byte.
+    fn by_serde(report: &LimitAudit, lang: Lang) -> String {
+        #[derive(Serialize)]
+        struct RowJson<'a> {
+            #[serde(flatten)]
+            row: &'a AuditRow,
+            chinese: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            written: Option<&'a str>,
+        }
+        #[derive(Serialize)]
+        struct AuditJson<'a> {
+            #[serde(flatten)]
+            head: Head,
+            rows: Vec<RowJson<'a>>,
+        }
+        #[derive(Serialize)]
+        struct Document<'a> {
+            audits: Vec<AuditJson<'a>>,
+        }
+        let audits = report
+            .audits
+            .iter()
+            .map(|a| AuditJson {
+                head: Head::of(a, lang),
+                rows: a
+                    .rows
+                    .iter()
+                    .map(|row| RowJson {
+                        row,
+                        chinese: report.chinese(row),
+                        written: report.written(row),
+                    })
+                    .collect(),
+            })
+            .collect();
+        serde_json::to_string_pretty(&Document { audits }).unwrap()
+    }
+
+    /// A random line of up to `plies` moves: mating moves taken when there are, captures often
+    /// (so that lines end on the board and counts restart).
+    fn random_line(seed: &mut u64, plies: usize) -> Line {
+        let start = Position::new();
+        let mut pos = start.clone();
+        let mut moves: Vec<Move> = Vec::new();
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            let after = |m: Move| {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                p
+            };
+            let mating = legal
+                .iter()
+                .copied()
+                .find(|&m| after(m).outcome().is_some());
+            let capture = legal
+                .iter()
+                .copied()
+                .find(|&m| pos.piece_at(m.to).is_some())
+                .filter(|_| seed.is_multiple_of(2));
+            let m = mating
+                .or(capture)
+                .unwrap_or(legal[(*seed % legal.len() as u64) as usize]);
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        Line::new(start, moves)
+    }
+
+    /// The JSON written directly is serde_json's, byte for byte: lines short and long, ended on
+    /// the board or not, every option, one claimant, both or none, with and without a notation,
+    /// in both languages.
+    #[test]
+    fn the_json_is_what_serde_json_writes() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut verdicts = std::collections::HashSet::new();
+        let mut lines = vec![Line::new(Position::new(), Vec::new())];
+        for i in 0..40 {
+            lines.push(random_line(&mut seed, 20 + 10 * i));
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let options = LimitOptions {
+                rounds: [60, 3, 10][i % 3],
+                check_cap: [10, 1, 0][i % 3],
+                cap_applies: if i % 2 == 0 {
+                    CapApplies::Claimant
+                } else {
+                    CapApplies::Both
+                },
+            };
+            let claimants: &[Color] = match i % 4 {
+                0 => &[Color::Red, Color::Black],
+                1 => &[Color::Black],
+                2 => &[Color::Red],
+                _ => &[],
+            };
+            let mut audit = LimitAudit::new(line, options, claimants);
+            if i % 5 == 1 {
+                audit = audit.with_notation(line, Notation::Wxf);
+            }
+            for a in &audit.audits {
+                verdicts.insert(std::mem::discriminant(&a.verdict));
+            }
+            for lang in [Lang::Chinese, Lang::English] {
+                assert_eq!(
+                    audit.to_json(lang).unwrap(),
+                    by_serde(&audit, lang),
+                    "line {i}"
+                );
+            }
+        }
+        assert_eq!(verdicts.len(), 3, "every kind of verdict");
+    }
 }

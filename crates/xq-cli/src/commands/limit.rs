@@ -39,13 +39,11 @@ pub(crate) fn run(args: &LimitArgs, out: &mut dyn Write) -> Result<ExitStatus, C
     };
     let text = match args.format {
         AuditFormat::Json => {
-            // Streamed: a long move list is not held twice in memory.
-            let mut buffered = std::io::BufWriter::new(out);
+            // Streamed in large pieces: a long move list is not held twice in memory.
             audit
-                .write_json(lang, &mut buffered)
+                .write_json(lang, &mut *out)
                 .map_err(std::io::Error::from)?;
-            buffered.write_all(b"\n")?;
-            buffered.flush()?;
+            out.write_all(b"\n")?;
             return Ok(ExitStatus::Success);
         }
         AuditFormat::Csv => audit
