@@ -112,10 +112,16 @@ pub(crate) fn quiet(ctx: &MoveInContext<'_>, budget: &mut Budget) -> (Nature, Re
         chases.extend(traps);
         return (Nature::Chase, Reason::Chase { chases });
     }
+    // The 闲 family: a pair the move newly sets against each other first, then a threat that an
+    // exchange stands in the way of (both 兑), then the rest; the escape rule's reason before a
+    // plain idle one.
+    let idle = idle_family(pos, after, m);
+    if let Some((Nature::Exchange, reason)) = idle {
+        return (Nature::Exchange, reason);
+    }
     if let Some((piece, partner)) = presses_an_exchange(&threatened, &baseline, budget) {
         return (Nature::Exchange, Reason::PressesExchange { piece, partner });
     }
-    let idle = idle_family(pos, after, m);
     if let Some((nature, reason)) = idle
         && (nature != Nature::Idle || escaped.is_empty())
     {
