@@ -252,13 +252,13 @@ pub(crate) const FILE_MASK: u16 = 0x3ff;
 
 /// Bits strictly above `pos`.
 #[inline]
-const fn above(pos: u32) -> u16 {
+pub(crate) const fn above(pos: u32) -> u16 {
     !((2u16 << pos).wrapping_sub(1))
 }
 
 /// Bits strictly below `pos`.
 #[inline]
-const fn below(pos: u32) -> u16 {
+pub(crate) const fn below(pos: u32) -> u16 {
     (1u16 << pos) - 1
 }
 

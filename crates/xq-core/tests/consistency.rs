@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
-use xq_core::{Color, Move, Position, Square};
+use xq_core::{Color, IllegalMove, Move, Position, Square};
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -29,6 +29,28 @@ const STARTS: [&str; 5] = [
     "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w",
 ];
 
+/// The many-moves check test ([`Position::check_test`]) must agree with playing the move, for
+/// every move a piece of the mover can make by its own rule, legal or not (the mate-in-one test
+/// asks it of moves not tested for legality yet).
+fn check_test_agrees(p: &Position) {
+    let test = p.check_test();
+    for from in p.board().by_color(p.turn()) {
+        for to in Square::all() {
+            let m = Move::new(from, to);
+            if matches!(
+                p.check_move(m),
+                Err(IllegalMove::NoPiece | IllegalMove::NotYourPiece | IllegalMove::CannotReach)
+            ) {
+                continue;
+            }
+            let mut after = p.clone();
+            after.make_move(m);
+            let checks = after.is_king_attacked(p.turn().other());
+            assert_eq!(test.gives_check(m), checks, "{m} in {}", p.fen());
+        }
+    }
+}
+
 fn check_position(pos: &Position) {
     let legal = pos.legal_moves();
     assert_eq!(legal.len(), pos.count_legal_moves());
@@ -46,6 +68,7 @@ fn check_position(pos: &Position) {
             after.is_check()
         });
         assert_eq!(*p.legal_checks(), *checks, "{}", p.fen());
+        check_test_agrees(p);
         // The captures, generated on their own, in the order of all moves.
         let mut captures = p.legal_moves();
         captures.retain(|m| p.piece_at(m.to).is_some());
@@ -215,6 +238,7 @@ fn sparse_positions_agree_on_mate_in_one() {
             let mut checks = p.legal_moves();
             checks.retain(|m| p.gives_check(m));
             assert_eq!(*p.legal_checks(), *checks, "{}", p.fen());
+            check_test_agrees(&p);
             // The captures, generated on their own, in the order of all moves.
             let mut captures = p.legal_moves();
             captures.retain(|m| p.piece_at(m.to).is_some());
