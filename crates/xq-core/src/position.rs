@@ -353,12 +353,32 @@ impl Position {
     /// [`Position::legal_moves`].
     pub fn legal_checks(&self) -> MoveList {
         let map = CheckMap::new(self);
+        let legality = self.legality();
+        let us = self.turn;
+        let board = &self.board;
+        let movers = map.pieces(self) & legality.movers & board.by_color(us);
         let mut list = MoveList::new();
-        self.gen_legal_where(
-            map.pieces(self),
-            |from, to| map.gives_check(self, from, to),
-            |m| list.push(m),
-        );
+        let mut emit = |from: Square, to: Square| {
+            if map.gives_check(self, from, to) && legality.allows(self, from, to) {
+                list.push(Move::new(from, to));
+            }
+        };
+        for role in GENERATION_ORDER {
+            for from in movers & board.by_role(role) {
+                match map.crossings(role, from) {
+                    // A rook or cannon off the king's lines checks only where its own lines
+                    // cross them: its rank's point first, as generated.
+                    Some(crossings) => {
+                        for to in crossings {
+                            if self.line_reaches(Move::new(from, to), role == Role::Cannon, us) {
+                                emit(from, to);
+                            }
+                        }
+                    }
+                    None => self.gen_piece(us, from, role, &mut emit),
+                }
+            }
+        }
         list
     }
 
@@ -546,7 +566,6 @@ impl Position {
         let safety = self.safety(us);
         let king = self.kings[us];
         let in_check = safety.checkers.any();
-        let answers = Answers::new(self, us, safety.checkers);
         let slow_from = if in_check {
             Bitboard::FULL
         } else {
@@ -557,6 +576,17 @@ impl Position {
         } else {
             safety.forbidden
         };
+        // The king first: any of its moves may answer a check, the king-safety test decides.
+        let mut found = false;
+        self.gen_piece(us, king, Role::King, &mut |from, to| {
+            found = found
+                || !(slow_from.contains(from) || slow_to.contains(to))
+                || self.king_safe_after(Move::new(from, to), us);
+        });
+        if found {
+            return true;
+        }
+        let answers = Answers::new(self, us, safety.checkers);
         let found = std::cell::Cell::new(false);
         let mut test = |from: Square, to: Square| {
             if !found.get()
@@ -567,7 +597,6 @@ impl Position {
                 found.set(true);
             }
         };
-        self.gen_piece(us, king, Role::King, &mut test);
         let movers = if in_check {
             answers.pieces(self, us)
         } else {
@@ -791,28 +820,36 @@ impl Position {
         wanted: impl Fn(Square, Square) -> bool,
         mut emit: impl FnMut(Move),
     ) {
+        let legality = self.legality();
+        self.gen_pseudo_of::<CAPTURES>(self.turn, from_mask & legality.movers, &mut |from, to| {
+            if wanted(from, to) && legality.allows(self, from, to) {
+                emit(Move::new(from, to));
+            }
+        });
+    }
+
+    /// The legality test of the side to move's moves (see [`Legality`]).
+    #[inline]
+    fn legality(&self) -> Legality {
         let us = self.turn;
         let safety = self.safety(us);
         let king = self.kings[us];
         let answers = Answers::new(self, us, safety.checkers);
-        let (slow_from, slow_to, from_mask) = if safety.checkers.any() {
-            (
-                Bitboard::FULL,
-                Bitboard::FULL,
-                from_mask & answers.pieces(self, us),
-            )
-        } else {
-            (safety.blockers.with(king), safety.forbidden, from_mask)
-        };
-        self.gen_pseudo_of::<CAPTURES>(us, from_mask, &mut |from, to| {
-            if wanted(from, to)
-                && (!(slow_from.contains(from) || slow_to.contains(to))
-                    || (answers.may_answer(from, to)
-                        && self.king_safe_after(Move::new(from, to), us)))
-            {
-                emit(Move::new(from, to));
+        if safety.checkers.any() {
+            Legality {
+                movers: answers.pieces(self, us),
+                slow_from: Bitboard::FULL,
+                slow_to: Bitboard::FULL,
+                answers,
             }
-        });
+        } else {
+            Legality {
+                movers: Bitboard::FULL,
+                slow_from: safety.blockers.with(king),
+                slow_to: safety.forbidden,
+                answers,
+            }
+        }
     }
 
     /// Calls `emit` for every legal move of the mover's pieces on `from_mask`.
@@ -861,15 +898,7 @@ impl Position {
     ) {
         let board = &self.board;
         let ours = board.by_color(us) & from_mask;
-        for role in [
-            Role::Rook,
-            Role::Cannon,
-            Role::Horse,
-            Role::Pawn,
-            Role::Elephant,
-            Role::Advisor,
-            Role::King,
-        ] {
+        for role in GENERATION_ORDER {
             for from in ours & board.by_role(role) {
                 self.gen_piece_of::<CAPTURES>(us, from, role, emit);
             }
@@ -1101,6 +1130,27 @@ impl CheckTest<'_> {
     }
 }
 
+/// The legality test of the side to move's moves, worked out once per position: a move of a
+/// piece that shields the king or onto a point a cannon forbids is tested by playing it on the
+/// lines, as is every move when the king is in check (then only a move that answers every check
+/// may be legal, and only `movers` have one).
+struct Legality {
+    movers: Bitboard,
+    slow_from: Bitboard,
+    slow_to: Bitboard,
+    answers: Answers,
+}
+
+impl Legality {
+    /// Whether the move `from`–`to`, which its piece's own rule allows, is legal in `pos`.
+    #[inline(always)]
+    fn allows(&self, pos: &Position, from: Square, to: Square) -> bool {
+        !(self.slow_from.contains(from) || self.slow_to.contains(to))
+            || (self.answers.may_answer(from, to)
+                && pos.king_safe_after(Move::new(from, to), pos.turn))
+    }
+}
+
 /// Which moves of the side to move give check, told from the lines, legs and steps around the
 /// opponent's king once per position, so that most moves are answered by a look-up.
 ///
@@ -1260,6 +1310,25 @@ impl CheckMap {
         line
     }
 
+    /// For a rook or cannon off the king's lines whose moves need no working out one by one: the
+    /// points where its rank and its file cross the king's lines, its rank's first (the only
+    /// points where it may give check). `None` for any other piece.
+    #[inline]
+    fn crossings(&self, role: Role, from: Square) -> Option<[Square; 2]> {
+        let king = self.king;
+        let off_lines = from.rank() != king.rank() && from.file() != king.file();
+        (matches!(role, Role::Rook | Role::Cannon)
+            && off_lines
+            && !self.everywhere
+            && !self.special.contains(from))
+        .then(|| {
+            [
+                Square::from_index(from.rank().index() * 9 + king.file().index()),
+                Square::from_index(king.rank().index() * 9 + from.file().index()),
+            ]
+        })
+    }
+
     /// Whether `to` is a point of the king's lines that `pick` holds.
     #[inline(always)]
     fn on_line(&self, to: Square, pick: impl Fn(&LineChecks) -> u16) -> bool {
@@ -1375,6 +1444,18 @@ impl CheckMap {
         }
     }
 }
+
+/// The order in which the pieces' moves are generated, by kind (then by point, then by the
+/// piece's own order): the order of [`Position::legal_moves`].
+const GENERATION_ORDER: [Role; 7] = [
+    Role::Rook,
+    Role::Cannon,
+    Role::Horse,
+    Role::Pawn,
+    Role::Elephant,
+    Role::Advisor,
+    Role::King,
+];
 
 /// Whether three of `sets` have no point in common, two by two.
 fn three_apart(sets: &[Bitboard]) -> bool {
@@ -1510,12 +1591,27 @@ impl Answers {
             return ours;
         }
         let mut pieces = Bitboard::from_square(self.king);
+        // Most pieces stand where leaving answers no check: they must land where every check is
+        // answered.
+        let (mut common, mut leaving) = (Bitboard::FULL, Bitboard::EMPTY);
+        for i in 0..self.len {
+            common &= self.to[i];
+            leaving |= self.from[i];
+        }
         for p in ours.without(self.king) {
-            let mut need = Bitboard::FULL;
-            for i in 0..self.len {
-                if !self.from[i].contains(p) {
-                    need &= self.to[i];
+            let need = if leaving.contains(p) {
+                let mut need = Bitboard::FULL;
+                for i in 0..self.len {
+                    if !self.from[i].contains(p) {
+                        need &= self.to[i];
+                    }
                 }
+                need
+            } else {
+                common
+            };
+            if need.is_empty() {
+                continue;
             }
             let reaches = match board.piece_at(p).map(|piece| piece.role) {
                 Some(Role::Rook | Role::Cannon) => {
