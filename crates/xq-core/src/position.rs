@@ -25,7 +25,7 @@ use crate::{
     attacks::{
         ADVISOR_STEPS, ELEPHANT_STEPS, FILE_MASK, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
         PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, Steps, above, below, between, line_nearest,
-        line_view,
+        line_view, ray_through,
     },
     board::BitIter,
     zobrist,
@@ -565,52 +565,27 @@ impl Position {
         let us = self.turn;
         let safety = self.safety(us);
         let king = self.kings[us];
-        let in_check = safety.checkers.any();
-        let slow_from = if in_check {
-            Bitboard::FULL
-        } else {
-            safety.blockers.with(king)
-        };
-        let slow_to = if in_check {
-            Bitboard::FULL
-        } else {
-            safety.forbidden
-        };
-        // The king first: any of its moves may answer a check, the king-safety test decides.
+        // The king first (its moves are always tested), then the others (with the answers to
+        // check worked out, if in check).
         let mut found = false;
         self.gen_piece(us, king, Role::King, &mut |from, to| {
-            found = found
-                || !(slow_from.contains(from) || slow_to.contains(to))
-                || self.king_safe_after(Move::new(from, to), us);
+            found = found || self.king_safe_after(Move::new(from, to), us);
         });
         if found {
             return true;
         }
-        let answers = Answers::new(self, us, safety.checkers);
-        let found = std::cell::Cell::new(false);
-        let mut test = |from: Square, to: Square| {
-            if !found.get()
-                && (!(slow_from.contains(from) || slow_to.contains(to))
-                    || (answers.may_answer(from, to)
-                        && self.king_safe_after(Move::new(from, to), us)))
-            {
-                found.set(true);
-            }
-        };
-        let movers = if in_check {
-            answers.pieces(self, us)
-        } else {
-            self.board.by_color(us)
-        };
-        for from in movers.without(king) {
-            if found.get() {
-                break;
-            }
+        let legality = self.legality_with(safety);
+        for from in (self.board.by_color(us) & legality.movers).without(king) {
             if let Some(piece) = self.board.piece_at(from) {
-                self.gen_piece(us, from, piece.role, &mut test);
+                self.gen_piece(us, from, piece.role, &mut |from, to| {
+                    found = found || legality.allows(self, from, to);
+                });
+            }
+            if found {
+                return true;
             }
         }
-        found.get()
+        false
     }
 
     /// The result if the side to move has no legal move (checkmate or stalemate, both losses).
@@ -831,24 +806,78 @@ impl Position {
     /// The legality test of the side to move's moves (see [`Legality`]).
     #[inline]
     fn legality(&self) -> Legality {
+        self.legality_with(self.safety(self.turn))
+    }
+
+    /// [`Position::legality`] with the side to move's king safety worked out.
+    #[inline]
+    fn legality_with(&self, safety: Safety) -> Legality {
         let us = self.turn;
-        let safety = self.safety(us);
         let king = self.kings[us];
         let answers = Answers::new(self, us, safety.checkers);
-        if safety.checkers.any() {
-            Legality {
-                movers: answers.pieces(self, us),
-                slow_from: Bitboard::FULL,
-                slow_to: Bitboard::FULL,
-                answers,
-            }
-        } else {
-            Legality {
+        if safety.checkers.is_empty() {
+            return Legality {
                 movers: Bitboard::FULL,
                 slow_from: safety.blockers.with(king),
                 slow_to: safety.forbidden,
+                clean: Bitboard::FULL,
                 answers,
-            }
+            };
+        }
+        let movers = answers.pieces(self, us);
+        let board = &self.board;
+        let occ = board.occupied();
+        // One checker: a move of another piece that takes it, or blocks it on an empty point,
+        // answers the check; it is legal unless it uncovers or makes another attack, which only
+        // a shielding piece, a move onto a forbidden point, a piece on the checker's line beyond
+        // the king (a cannon's screen, a piece behind the checker), or taking a checker on the
+        // king's line (the taker may screen a cannon behind it) can do.
+        // (Not after the king was taken, which a search may play in a passed position: there
+        // every move is tested.)
+        let king_home = board
+            .piece_at(king)
+            .is_some_and(|p| p.role == Role::King && p.color == us);
+        let single = safety
+            .checkers
+            .single()
+            .filter(|_| king_home)
+            .and_then(|c| {
+                let (ray, clean, tested) = match board.piece_at(c)?.role {
+                    // Taking it is tested: the piece that takes may become the screen of a
+                    // cannon behind it.
+                    Role::Rook | Role::King | Role::Cannon => {
+                        let ray = ray_through(king, c);
+                        let between = ray & ray_through(c, king);
+                        (ray, between & !occ, Bitboard::from_square(c))
+                    }
+                    Role::Horse => {
+                        let leg = HORSE_ATTACKERS[king.index()]
+                            .iter()
+                            .find(|&(h, _)| h == c)
+                            .map(|(_, leg)| leg)?;
+                        let clean = Bitboard::from_square(c).with(leg);
+                        (Bitboard::EMPTY, clean, Bitboard::EMPTY)
+                    }
+                    Role::Pawn => (Bitboard::EMPTY, Bitboard::from_square(c), Bitboard::EMPTY),
+                    Role::Advisor | Role::Elephant => return None,
+                };
+                Some((ray, clean, tested))
+            });
+        match single {
+            Some((ray, clean, tested)) => Legality {
+                movers,
+                slow_from: safety.blockers.with(king) | ray,
+                slow_to: safety.forbidden | tested,
+                clean,
+                answers,
+            },
+            None => Legality {
+                movers,
+                slow_from: Bitboard::FULL,
+                slow_to: Bitboard::FULL,
+                clean: Bitboard::FULL,
+                answers,
+            },
         }
     }
 
@@ -857,18 +886,15 @@ impl Position {
     fn gen_legal(&self, from_mask: Bitboard, mut emit: impl FnMut(Move)) {
         let us = self.turn;
         let safety = self.safety(us);
-        let king = self.kings[us];
         if safety.checkers.any() {
-            let answers = Answers::new(self, us, safety.checkers);
-            let from_mask = from_mask & answers.pieces(self, us);
-            self.gen_pseudo(us, from_mask, &mut |from, to| {
-                let m = Move::new(from, to);
-                if answers.may_answer(from, to) && self.king_safe_after(m, us) {
-                    emit(m);
+            let legality = self.legality_with(safety);
+            self.gen_pseudo(us, from_mask & legality.movers, &mut |from, to| {
+                if legality.allows(self, from, to) {
+                    emit(Move::new(from, to));
                 }
             });
         } else {
-            let slow_from = safety.blockers.with(king);
+            let slow_from = safety.blockers.with(self.kings[us]);
             let slow_to = safety.forbidden;
             self.gen_pseudo(us, from_mask, &mut |from, to| {
                 let m = Move::new(from, to);
@@ -1130,14 +1156,17 @@ impl CheckTest<'_> {
     }
 }
 
-/// The legality test of the side to move's moves, worked out once per position: a move of a
-/// piece that shields the king or onto a point a cannon forbids is tested by playing it on the
-/// lines, as is every move when the king is in check (then only a move that answers every check
-/// may be legal, and only `movers` have one).
+/// The legality test of the side to move's moves, worked out once per position. A move of a
+/// piece that shields the king, of the king, or onto a point a cannon forbids is tested by
+/// playing it on the lines; so is every move when the king is in check more than once (then
+/// only a move that answers every check may be legal, and only `movers` have one). Any other
+/// move is legal if it lands on `clean`: everywhere when the king is not in check; where it takes
+/// the one checker or blocks it on an empty point when it is.
 struct Legality {
     movers: Bitboard,
     slow_from: Bitboard,
     slow_to: Bitboard,
+    clean: Bitboard,
     answers: Answers,
 }
 
@@ -1145,9 +1174,11 @@ impl Legality {
     /// Whether the move `from`–`to`, which its piece's own rule allows, is legal in `pos`.
     #[inline(always)]
     fn allows(&self, pos: &Position, from: Square, to: Square) -> bool {
-        !(self.slow_from.contains(from) || self.slow_to.contains(to))
-            || (self.answers.may_answer(from, to)
-                && pos.king_safe_after(Move::new(from, to), pos.turn))
+        if self.slow_from.contains(from) || self.slow_to.contains(to) {
+            self.answers.may_answer(from, to) && pos.king_safe_after(Move::new(from, to), pos.turn)
+        } else {
+            self.clean.contains(to)
+        }
     }
 }
 
@@ -1219,7 +1250,12 @@ impl CheckMap {
         let cannons = board.by_role(Role::Cannon) & ours;
         let pawn = PAWN_ATTACKERS[us.index()][king.index()];
         let mut map = CheckMap {
-            everywhere: (pawn & board.by_role(Role::Pawn) & ours).any(),
+            // (Every move is worked out after the king was taken, which a search may play in a
+            // passed position.)
+            everywhere: (pawn & board.by_role(Role::Pawn) & ours).any()
+                || board
+                    .piece_at(king)
+                    .is_none_or(|p| p.role != Role::King || p.color != them),
             king,
             rank: LineChecks::default(),
             file: LineChecks::default(),

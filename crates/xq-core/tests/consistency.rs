@@ -85,18 +85,22 @@ fn check_position(pos: &Position) {
         let quiet = |m: Move| p.piece_at(m.to).is_some();
         assert_eq!(p.mates_at_once(quiet), wins(&quiet), "{}", p.fen());
     }
-    // Every point pair of the mover: generation and the move-by-move check must agree.
-    for from in pos.board().by_color(pos.turn()) {
-        for to in Square::all() {
-            let m = Move::new(from, to);
-            assert_eq!(
-                legal.contains(&m),
-                pos.is_legal(m),
-                "{m} in {}: generated {} but is_legal says {}",
-                pos.fen(),
-                legal.contains(&m),
-                pos.is_legal(m)
-            );
+    // Every point pair of the mover: generation and the move-by-move check must agree, in the
+    // position and the passed one (where the king of the side not to move may stand attacked).
+    for p in [pos, &passed] {
+        let legal = p.legal_moves();
+        for from in p.board().by_color(p.turn()) {
+            for to in Square::all() {
+                let m = Move::new(from, to);
+                assert_eq!(
+                    legal.contains(&m),
+                    p.is_legal(m),
+                    "{m} in {}: generated {} but is_legal says {}",
+                    p.fen(),
+                    legal.contains(&m),
+                    p.is_legal(m)
+                );
+            }
         }
     }
     // Checked positions: only a piece of the opponent can be a checker.
@@ -125,6 +129,54 @@ fn check_position(pos: &Position) {
         assert_eq!(&scratch, pos);
         assert_eq!(scratch.hash(), pos.hash());
     }
+}
+
+/// Playouts where a side sometimes passes (as the arbiter's searches ask "what if the opponent
+/// did nothing"), so that the side not to move may stand in check and the side to move may be in
+/// check twice over, hidden checkers included: generation, the legality and check tests must
+/// still agree with playing each move. A playout stops before a king would be taken.
+#[test]
+fn playouts_with_passes_agree_with_the_slow_paths() {
+    let mut rng = Rng(0x51_7cc1_b727_220a);
+    let mut positions = 0;
+    for start in STARTS {
+        for _ in 0..40 {
+            let mut pos = Position::from_fen(start).unwrap();
+            for _ in 0..120 {
+                if rng.below(4) == 0 {
+                    pos = pos.passed();
+                }
+                let legal = pos.legal_moves();
+                assert_eq!(pos.has_legal_move(), !legal.is_empty(), "{}", pos.fen());
+                for from in pos.board().by_color(pos.turn()) {
+                    for to in Square::all() {
+                        let m = Move::new(from, to);
+                        assert_eq!(legal.contains(&m), pos.is_legal(m), "{m} in {}", pos.fen());
+                    }
+                }
+                let mut checks = legal.clone();
+                checks.retain(|m| {
+                    let mut after = pos.clone();
+                    after.make_move(m);
+                    after.is_king_attacked(pos.turn().other())
+                });
+                assert_eq!(*pos.legal_checks(), *checks, "{}", pos.fen());
+                check_test_agrees(&pos);
+                positions += 1;
+                let Some(&m) = legal.get(rng.below(legal.len().max(1))) else {
+                    break;
+                };
+                if pos
+                    .piece_at(m.to)
+                    .is_some_and(|p| p.role == xq_core::Role::King)
+                {
+                    break;
+                }
+                pos.make_move(m);
+            }
+        }
+    }
+    assert!(positions > 10_000, "{positions}");
 }
 
 #[test]
