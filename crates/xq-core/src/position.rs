@@ -1634,37 +1634,32 @@ impl Answers {
             common &= self.to[i];
             leaving |= self.from[i];
         }
-        for p in ours.without(self.king) {
-            let need = if leaving.contains(p) {
-                let mut need = Bitboard::FULL;
-                for i in 0..self.len {
-                    if !self.from[i].contains(p) {
-                        need &= self.to[i];
-                    }
+        // The pieces that answer a check by leaving, one by one.
+        for p in (ours & leaving).without(self.king) {
+            let mut need = Bitboard::FULL;
+            for i in 0..self.len {
+                if !self.from[i].contains(p) {
+                    need &= self.to[i];
                 }
-                need
-            } else {
-                common
-            };
-            if need.is_empty() {
-                continue;
             }
-            let reaches = match board.piece_at(p).map(|piece| piece.role) {
-                Some(Role::Rook | Role::Cannon) => {
-                    (need & (Bitboard::from_rank(p.rank()) | FILES[p.file().index()])).any()
-                }
-                Some(Role::Horse) => HORSE_STEPS[p.index()]
-                    .iter()
-                    .any(|(to, _)| need.contains(to)),
-                Some(Role::Elephant) => ELEPHANT_STEPS[us.index()][p.index()]
-                    .iter()
-                    .any(|(to, _)| need.contains(to)),
-                Some(Role::Advisor) => (ADVISOR_STEPS[p.index()] & need).any(),
-                Some(Role::Pawn) => (PAWN_STEPS[us.index()][p.index()] & need).any(),
-                Some(Role::King) | None => true,
-            };
-            if reaches {
+            if board
+                .piece_at(p)
+                .is_some_and(|piece| reaches(piece.role, us, p, need))
+            {
                 pieces.add(p);
+            }
+        }
+        // (A king off `self.king` only after a king was taken: it may always answer.)
+        pieces |= (ours & board.by_role(Role::King) & !leaving).without(self.king);
+        if common.is_empty() {
+            return pieces;
+        }
+        // Every kind but the king (the last).
+        for &role in &GENERATION_ORDER[..6] {
+            for p in ours & board.by_role(role) & !leaving {
+                if reaches(role, us, p, common) {
+                    pieces.add(p);
+                }
             }
         }
         pieces
@@ -1675,6 +1670,26 @@ impl Answers {
     fn may_answer(&self, from: Square, to: Square) -> bool {
         from == self.king
             || (0..self.len).all(|i| self.to[i].contains(to) || self.from[i].contains(from))
+    }
+}
+
+/// Whether `us`'s `role` on `p` may step onto a point of `need` by its own rule (a superset for
+/// a rook or cannon: any point of its rank or file).
+#[inline(always)]
+fn reaches(role: Role, us: Color, p: Square, need: Bitboard) -> bool {
+    match role {
+        Role::Rook | Role::Cannon => {
+            (need & (Bitboard::from_rank(p.rank()) | FILES[p.file().index()])).any()
+        }
+        Role::Horse => HORSE_STEPS[p.index()]
+            .iter()
+            .any(|(to, _)| need.contains(to)),
+        Role::Elephant => ELEPHANT_STEPS[us.index()][p.index()]
+            .iter()
+            .any(|(to, _)| need.contains(to)),
+        Role::Advisor => (ADVISOR_STEPS[p.index()] & need).any(),
+        Role::Pawn => (PAWN_STEPS[us.index()][p.index()] & need).any(),
+        Role::King => true,
     }
 }
 
