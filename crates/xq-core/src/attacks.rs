@@ -252,13 +252,13 @@ pub(crate) const FILE_MASK: u16 = 0x3ff;
 
 /// Bits strictly above `pos`.
 #[inline]
-const fn above(pos: u32) -> u16 {
+pub(crate) const fn above(pos: u32) -> u16 {
     !((2u16 << pos).wrapping_sub(1))
 }
 
 /// Bits strictly below `pos`.
 #[inline]
-const fn below(pos: u32) -> u16 {
+pub(crate) const fn below(pos: u32) -> u16 {
     (1u16 << pos) - 1
 }
 
@@ -326,6 +326,45 @@ pub(crate) const fn line_nearest(occ: u16, pos: u32, upwards: bool) -> [Option<u
         i += 1;
     }
     out
+}
+
+/// For each point, the points from it to the edge of the board in each direction along its rank
+/// and file (the point itself left out): towards higher files, lower files, higher ranks, lower
+/// ranks.
+pub(crate) const RAYS: [[Bitboard; 4]; 90] = {
+    const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let mut table = [[Bitboard::EMPTY; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = DIRECTIONS[d];
+            let (mut f, mut r) = coords(s);
+            let mut bits = 0u128;
+            f += df;
+            r += dr;
+            while on_board(f, r) {
+                bits |= 1u128 << idx(f, r);
+                f += df;
+                r += dr;
+            }
+            table[s][d] = Bitboard(bits);
+            d += 1;
+        }
+        s += 1;
+    }
+    table
+};
+
+/// The points from `a` through `b` (on its rank or file) to the edge of the board, `b` included;
+/// empty if they share no line.
+#[inline]
+pub(crate) fn ray_through(a: Square, b: Square) -> Bitboard {
+    RAYS[a.index()]
+        .iter()
+        .copied()
+        .find(|ray| ray.contains(b))
+        .unwrap_or(Bitboard::EMPTY)
 }
 
 /// The points strictly between `a` and `b`, which must share a rank or a file (empty otherwise).

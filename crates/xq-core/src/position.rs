@@ -24,7 +24,8 @@ use crate::{
     Bitboard, Board, ByColor, Color, Move, MoveList, Piece, PositionError, Role, Setup, Square,
     attacks::{
         ADVISOR_STEPS, ELEPHANT_STEPS, FILE_MASK, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
-        PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, Steps, between, line_nearest, line_view,
+        PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, Steps, above, below, between, line_nearest,
+        line_view, ray_through,
     },
     board::BitIter,
     zobrist,
@@ -344,24 +345,40 @@ impl Position {
     pub fn check_test(&self) -> CheckTest<'_> {
         CheckTest {
             pos: self,
-            risk: CheckRisk::new(self),
+            map: CheckMap::new(self),
         }
     }
 
     /// The legal moves of the side to move that give check, in the order of
     /// [`Position::legal_moves`].
     pub fn legal_checks(&self) -> MoveList {
-        let risk = CheckRisk::new(self);
+        let map = CheckMap::new(self);
+        let legality = self.legality();
+        let us = self.turn;
+        let board = &self.board;
+        let movers = map.pieces(self) & legality.movers & board.by_color(us);
         let mut list = MoveList::new();
-        self.gen_legal_where(
-            risk.pieces(self),
-            |from, to| risk.may_check(from, to),
-            |m| {
-                if self.gives_check(m) {
-                    list.push(m);
+        let mut emit = |from: Square, to: Square| {
+            if map.gives_check(self, from, to) && legality.allows(self, from, to) {
+                list.push(Move::new(from, to));
+            }
+        };
+        for role in GENERATION_ORDER {
+            for from in movers & board.by_role(role) {
+                match map.crossings(role, from) {
+                    // A rook or cannon off the king's lines checks only where its own lines
+                    // cross them: its rank's point first, as generated.
+                    Some(crossings) => {
+                        for to in crossings {
+                            if self.line_reaches(Move::new(from, to), role == Role::Cannon, us) {
+                                emit(from, to);
+                            }
+                        }
+                    }
+                    None => self.gen_piece(us, from, role, &mut emit),
                 }
-            },
-        );
+            }
+        }
         list
     }
 
@@ -548,43 +565,27 @@ impl Position {
         let us = self.turn;
         let safety = self.safety(us);
         let king = self.kings[us];
-        let in_check = safety.checkers.any();
-        let answers = Answers::new(self, us, safety.checkers);
-        let slow_from = if in_check {
-            Bitboard::FULL
-        } else {
-            safety.blockers.with(king)
-        };
-        let slow_to = if in_check {
-            Bitboard::FULL
-        } else {
-            safety.forbidden
-        };
-        let found = std::cell::Cell::new(false);
-        let mut test = |from: Square, to: Square| {
-            if !found.get()
-                && (!(slow_from.contains(from) || slow_to.contains(to))
-                    || (answers.may_answer(from, to)
-                        && self.king_safe_after(Move::new(from, to), us)))
-            {
-                found.set(true);
-            }
-        };
-        self.gen_piece(us, king, Role::King, &mut test);
-        let movers = if in_check {
-            answers.pieces(self, us)
-        } else {
-            self.board.by_color(us)
-        };
-        for from in movers.without(king) {
-            if found.get() {
-                break;
-            }
+        // The king first (its moves are always tested), then the others (with the answers to
+        // check worked out, if in check).
+        let mut found = false;
+        self.gen_piece(us, king, Role::King, &mut |from, to| {
+            found = found || self.king_safe_after(Move::new(from, to), us);
+        });
+        if found {
+            return true;
+        }
+        let legality = self.legality_with(safety);
+        for from in (self.board.by_color(us) & legality.movers).without(king) {
             if let Some(piece) = self.board.piece_at(from) {
-                self.gen_piece(us, from, piece.role, &mut test);
+                self.gen_piece(us, from, piece.role, &mut |from, to| {
+                    found = found || legality.allows(self, from, to);
+                });
+            }
+            if found {
+                return true;
             }
         }
-        found.get()
+        false
     }
 
     /// The result if the side to move has no legal move (checkmate or stalemate, both losses).
@@ -794,28 +795,90 @@ impl Position {
         wanted: impl Fn(Square, Square) -> bool,
         mut emit: impl FnMut(Move),
     ) {
-        let us = self.turn;
-        let safety = self.safety(us);
-        let king = self.kings[us];
-        let answers = Answers::new(self, us, safety.checkers);
-        let (slow_from, slow_to, from_mask) = if safety.checkers.any() {
-            (
-                Bitboard::FULL,
-                Bitboard::FULL,
-                from_mask & answers.pieces(self, us),
-            )
-        } else {
-            (safety.blockers.with(king), safety.forbidden, from_mask)
-        };
-        self.gen_pseudo_of::<CAPTURES>(us, from_mask, &mut |from, to| {
-            if wanted(from, to)
-                && (!(slow_from.contains(from) || slow_to.contains(to))
-                    || (answers.may_answer(from, to)
-                        && self.king_safe_after(Move::new(from, to), us)))
-            {
+        let legality = self.legality();
+        self.gen_pseudo_of::<CAPTURES>(self.turn, from_mask & legality.movers, &mut |from, to| {
+            if wanted(from, to) && legality.allows(self, from, to) {
                 emit(Move::new(from, to));
             }
         });
+    }
+
+    /// The legality test of the side to move's moves (see [`Legality`]).
+    #[inline]
+    fn legality(&self) -> Legality {
+        self.legality_with(self.safety(self.turn))
+    }
+
+    /// [`Position::legality`] with the side to move's king safety worked out.
+    #[inline]
+    fn legality_with(&self, safety: Safety) -> Legality {
+        let us = self.turn;
+        let king = self.kings[us];
+        let answers = Answers::new(self, us, safety.checkers);
+        if safety.checkers.is_empty() {
+            return Legality {
+                movers: Bitboard::FULL,
+                slow_from: safety.blockers.with(king),
+                slow_to: safety.forbidden,
+                clean: Bitboard::FULL,
+                answers,
+            };
+        }
+        let movers = answers.pieces(self, us);
+        let board = &self.board;
+        let occ = board.occupied();
+        // One checker: a move of another piece that takes it, or blocks it on an empty point,
+        // answers the check; it is legal unless it uncovers or makes another attack, which only
+        // a shielding piece, a move onto a forbidden point, a piece on the checker's line beyond
+        // the king (a cannon's screen, a piece behind the checker), or taking a checker on the
+        // king's line (the taker may screen a cannon behind it) can do.
+        // (Not after the king was taken, which a search may play in a passed position: there
+        // every move is tested.)
+        let king_home = board
+            .piece_at(king)
+            .is_some_and(|p| p.role == Role::King && p.color == us);
+        let single = safety
+            .checkers
+            .single()
+            .filter(|_| king_home)
+            .and_then(|c| {
+                let (ray, clean, tested) = match board.piece_at(c)?.role {
+                    // Taking it is tested: the piece that takes may become the screen of a
+                    // cannon behind it.
+                    Role::Rook | Role::King | Role::Cannon => {
+                        let ray = ray_through(king, c);
+                        let between = ray & ray_through(c, king);
+                        (ray, between & !occ, Bitboard::from_square(c))
+                    }
+                    Role::Horse => {
+                        let leg = HORSE_ATTACKERS[king.index()]
+                            .iter()
+                            .find(|&(h, _)| h == c)
+                            .map(|(_, leg)| leg)?;
+                        let clean = Bitboard::from_square(c).with(leg);
+                        (Bitboard::EMPTY, clean, Bitboard::EMPTY)
+                    }
+                    Role::Pawn => (Bitboard::EMPTY, Bitboard::from_square(c), Bitboard::EMPTY),
+                    Role::Advisor | Role::Elephant => return None,
+                };
+                Some((ray, clean, tested))
+            });
+        match single {
+            Some((ray, clean, tested)) => Legality {
+                movers,
+                slow_from: safety.blockers.with(king) | ray,
+                slow_to: safety.forbidden | tested,
+                clean,
+                answers,
+            },
+            None => Legality {
+                movers,
+                slow_from: Bitboard::FULL,
+                slow_to: Bitboard::FULL,
+                clean: Bitboard::FULL,
+                answers,
+            },
+        }
     }
 
     /// Calls `emit` for every legal move of the mover's pieces on `from_mask`.
@@ -823,18 +886,15 @@ impl Position {
     fn gen_legal(&self, from_mask: Bitboard, mut emit: impl FnMut(Move)) {
         let us = self.turn;
         let safety = self.safety(us);
-        let king = self.kings[us];
         if safety.checkers.any() {
-            let answers = Answers::new(self, us, safety.checkers);
-            let from_mask = from_mask & answers.pieces(self, us);
-            self.gen_pseudo(us, from_mask, &mut |from, to| {
-                let m = Move::new(from, to);
-                if answers.may_answer(from, to) && self.king_safe_after(m, us) {
-                    emit(m);
+            let legality = self.legality_with(safety);
+            self.gen_pseudo(us, from_mask & legality.movers, &mut |from, to| {
+                if legality.allows(self, from, to) {
+                    emit(Move::new(from, to));
                 }
             });
         } else {
-            let slow_from = safety.blockers.with(king);
+            let slow_from = safety.blockers.with(self.kings[us]);
             let slow_to = safety.forbidden;
             self.gen_pseudo(us, from_mask, &mut |from, to| {
                 let m = Move::new(from, to);
@@ -864,15 +924,7 @@ impl Position {
     ) {
         let board = &self.board;
         let ours = board.by_color(us) & from_mask;
-        for role in [
-            Role::Rook,
-            Role::Cannon,
-            Role::Horse,
-            Role::Pawn,
-            Role::Elephant,
-            Role::Advisor,
-            Role::King,
-        ] {
+        for role in GENERATION_ORDER {
             for from in ours & board.by_role(role) {
                 self.gen_piece_of::<CAPTURES>(us, from, role, emit);
             }
@@ -1085,110 +1137,304 @@ impl Position {
     }
 }
 
-/// Answers "does this move give check" for many moves of one position: the moves that cannot
-/// (most of them) are told apart at once, the others are worked out as
-/// [`Position::gives_check`] does. Made by [`Position::check_test`].
+/// Answers "does this move give check" for many moves of one position: most moves are answered
+/// by a look-up, the others are worked out as [`Position::gives_check`] does. Made by
+/// [`Position::check_test`].
 #[derive(Debug)]
 pub struct CheckTest<'a> {
     pos: &'a Position,
-    risk: CheckRisk,
+    map: CheckMap,
 }
 
 impl CheckTest<'_> {
-    /// Whether the move `m` of the side to move gives check: the same answer as
+    /// Whether the move `m` of the side to move, which its piece's own rule allows (any
+    /// generated move, legal or not), gives check: the same answer as
     /// [`Position::gives_check`].
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
-        self.risk.may_check(m.from, m.to) && self.pos.gives_check(m)
+        self.map.gives_check(self.pos, m.from, m.to)
     }
 }
 
-/// Which moves of the side to move may give check (the others cannot).
-///
-/// A king not attacked yet (always, in a game) is attacked after a move only through what the
-/// move does near it: a rook, cannon or king landing on the king's rank or file, any piece
-/// landing there in front of a cannon (a screen), a piece leaving the rank or file with a rook,
-/// cannon or king of the mover behind it, a piece leaving the leg of a horse aimed at the king,
-/// a horse or a pawn stepping to where it attacks the king. A king already attacked (the opponent
-/// passed) may be in check after any move.
-#[derive(Debug)]
-struct CheckRisk {
-    everywhere: bool,
-    rank: Bitboard,
-    file: Bitboard,
-    sliders: Bitboard,
-    /// The points between the king and a cannon of the mover on its rank or file: a piece
-    /// landing there may become the cannon's screen.
-    screens: Bitboard,
-    legs: Bitboard,
-    horses: Bitboard,
-    horse_points: Bitboard,
-    pawns: Bitboard,
-    pawn_points: Bitboard,
+/// The legality test of the side to move's moves, worked out once per position. A move of a
+/// piece that shields the king, of the king, or onto a point a cannon forbids is tested by
+/// playing it on the lines; so is every move when the king is in check more than once (then
+/// only a move that answers every check may be legal, and only `movers` have one). Any other
+/// move is legal if it lands on `clean`: everywhere when the king is not in check; where it takes
+/// the one checker or blocks it on an empty point when it is.
+struct Legality {
+    movers: Bitboard,
+    slow_from: Bitboard,
+    slow_to: Bitboard,
+    clean: Bitboard,
+    answers: Answers,
 }
 
-impl CheckRisk {
-    fn new(pos: &Position) -> CheckRisk {
+impl Legality {
+    /// Whether the move `from`–`to`, which its piece's own rule allows, is legal in `pos`.
+    #[inline(always)]
+    fn allows(&self, pos: &Position, from: Square, to: Square) -> bool {
+        if self.slow_from.contains(from) || self.slow_to.contains(to) {
+            self.answers.may_answer(from, to) && pos.king_safe_after(Move::new(from, to), pos.turn)
+        } else {
+            self.clean.contains(to)
+        }
+    }
+}
+
+/// Which moves of the side to move give check, told from the lines, legs and steps around the
+/// opponent's king once per position, so that most moves are answered by a look-up.
+///
+/// A king not attacked yet (always, in a game) is attacked after a move only through what the
+/// move does near it:
+/// - the moving piece attacks the king from where it lands: a rook or king on the king's rank or
+///   file with nothing between, a cannon with exactly one piece between, a horse on a horse point
+///   whose leg is free, a pawn on a point from where it steps onto the king. The point the piece
+///   leaves is never between the point it lands on and the king (a rook or king sliding away
+///   from the king along its line had a piece between already), but for a cannon moving along
+///   the king's line, whose screens are counted without it;
+/// - the piece lands between the king and a cannon of the mover with nothing between (a screen);
+/// - the piece leaves a point that uncovers an attack: the only piece between the king and a
+///   rook or king of the mover, one of the two between the king and a cannon of the mover, the
+///   leg of a horse of the mover aimed at the king. Those pieces' moves are worked out move by
+///   move ([`Position::gives_check`]), as are all moves when the king is attacked already (the
+///   opponent passed).
+///
+/// A capture does not change which points are occupied but the one the piece leaves.
+#[derive(Debug)]
+struct CheckMap {
+    /// The opponent's king is attacked already: every move is worked out.
+    everywhere: bool,
+    king: Square,
+    /// On the king's rank and on its file.
+    rank: LineChecks,
+    file: LineChecks,
+    /// Where a horse attacks the king.
+    horse: Bitboard,
+    /// Where a pawn attacks it.
+    pawn: Bitboard,
+    /// The mover's pieces whose moves are worked out one by one.
+    special: Bitboard,
+}
+
+/// The mover's pieces, by what they can uncover.
+#[derive(Copy, Clone, Debug)]
+struct Movers {
+    ours: Bitboard,
+    /// Rooks and the king.
+    straight: Bitboard,
+    cannons: Bitboard,
+}
+
+/// The points of one of the king's lines where a piece landing gives check, one bit a point.
+#[derive(Copy, Clone, Debug, Default)]
+struct LineChecks {
+    /// A rook or the king (the kings facing): nothing between.
+    straight: u16,
+    /// A cannon: exactly one piece between.
+    cannon: u16,
+    /// Any piece: an empty point between the king and a cannon of the mover with nothing
+    /// between.
+    screens: u16,
+}
+
+impl CheckMap {
+    fn new(pos: &Position) -> CheckMap {
         let us = pos.turn;
-        let king = pos.kings[us.other()];
+        let them = us.other();
+        let king = pos.kings[them];
         let board = &pos.board;
         let ours = board.by_color(us);
-        let rank = Bitboard::from_rank(king.rank());
-        let file = FILES[king.file().index()];
-        let sliders =
-            (board.by_role(Role::Rook) | board.by_role(Role::Cannon) | board.by_role(Role::King))
-                & ours;
+        let occ = board.occupied();
+        let straight = (board.by_role(Role::Rook) | board.by_role(Role::King)) & ours;
         let cannons = board.by_role(Role::Cannon) & ours;
+        let pawn = PAWN_ATTACKERS[us.index()][king.index()];
+        let mut map = CheckMap {
+            // (Every move is worked out after the king was taken, which a search may play in a
+            // passed position.)
+            everywhere: (pawn & board.by_role(Role::Pawn) & ours).any()
+                || board
+                    .piece_at(king)
+                    .is_none_or(|p| p.role != Role::King || p.color != them),
+            king,
+            rank: LineChecks::default(),
+            file: LineChecks::default(),
+            horse: Bitboard::EMPTY,
+            pawn,
+            special: Bitboard::EMPTY,
+        };
+        let (kf, kr) = (king.file().index(), king.rank().index());
+        let movers = Movers {
+            ours,
+            straight,
+            cannons,
+        };
+        map.rank = map.scan_line(board.rank_bits(kr), kf, RANK_MASK, movers, |b| {
+            Square::from_index(kr * 9 + b as usize)
+        });
+        map.file = map.scan_line(board.file_bits(kf), kr, FILE_MASK, movers, |b| {
+            Square::from_index(b as usize * 9 + kf)
+        });
         let horses = board.by_role(Role::Horse) & ours;
-        let mut legs = Bitboard::EMPTY;
-        let mut horse_points = Bitboard::EMPTY;
-        for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
-            if horses.contains(h) {
-                legs.add(leg);
+        if horses.any() {
+            for (h, leg) in HORSE_ATTACKERS[king.index()].iter() {
+                if !occ.contains(leg) {
+                    map.horse.add(h);
+                    if horses.contains(h) {
+                        map.everywhere = true;
+                    }
+                } else if horses.contains(h) && ours.contains(leg) {
+                    map.special.add(leg);
+                }
             }
-            horse_points.add(h);
         }
-        CheckRisk {
-            everywhere: pos.is_king_attacked(us.other()),
-            rank,
-            file,
-            sliders,
-            screens: ((rank | file) & cannons)
-                .into_iter()
-                .fold(Bitboard::EMPTY, |b, c| b | between(king, c)),
-            legs,
-            horses,
-            horse_points,
-            pawns: board.by_role(Role::Pawn) & ours,
-            pawn_points: PAWN_ATTACKERS[us.index()][king.index()],
+        map
+    }
+
+    /// The checks on one of the king's lines, whose occupancy is `bits` (the king on bit `at`,
+    /// `square` naming the points); notes the pieces that uncover an attack by leaving, and
+    /// whether the king is attacked along the line already.
+    fn scan_line(
+        &mut self,
+        bits: u16,
+        at: usize,
+        mask: u16,
+        movers: Movers,
+        square: impl Fn(u32) -> Square,
+    ) -> LineChecks {
+        let Movers {
+            ours,
+            straight,
+            cannons,
+        } = movers;
+        let at = at as u32;
+        let near = line_view(bits, at, mask);
+        let beyond = line_view(bits & !near.first, at, mask);
+        let mut line = LineChecks {
+            straight: near.slide | near.first,
+            cannon: (beyond.slide | beyond.first) & !(near.slide | near.first),
+            screens: 0,
+        };
+        for upwards in [true, false] {
+            let [Some(a), b, c] = line_nearest(bits, at, upwards).map(|b| b.map(&square)) else {
+                continue;
+            };
+            if straight.contains(a) {
+                self.everywhere = true;
+            }
+            if cannons.contains(a) {
+                let side = if upwards { above(at) } else { below(at) };
+                line.screens |= near.slide & side;
+            }
+            let Some(b) = b else {
+                continue;
+            };
+            if cannons.contains(b) {
+                self.everywhere = true;
+            }
+            // The mover's rook or king behind one piece, its cannon behind two: those pieces
+            // of the mover uncover it by leaving.
+            let mut uncovering = Bitboard::EMPTY;
+            if straight.contains(b) {
+                uncovering.add(a);
+            }
+            if c.is_some_and(|c| cannons.contains(c)) {
+                uncovering = uncovering.with(a).with(b);
+            }
+            self.special |= uncovering & ours;
         }
+        line
+    }
+
+    /// For a rook or cannon off the king's lines whose moves need no working out one by one: the
+    /// points where its rank and its file cross the king's lines, its rank's first (the only
+    /// points where it may give check). `None` for any other piece.
+    #[inline]
+    fn crossings(&self, role: Role, from: Square) -> Option<[Square; 2]> {
+        let king = self.king;
+        let off_lines = from.rank() != king.rank() && from.file() != king.file();
+        (matches!(role, Role::Rook | Role::Cannon)
+            && off_lines
+            && !self.everywhere
+            && !self.special.contains(from))
+        .then(|| {
+            [
+                Square::from_index(from.rank().index() * 9 + king.file().index()),
+                Square::from_index(king.rank().index() * 9 + from.file().index()),
+            ]
+        })
+    }
+
+    /// Whether `to` is a point of the king's lines that `pick` holds.
+    #[inline(always)]
+    fn on_line(&self, to: Square, pick: impl Fn(&LineChecks) -> u16) -> bool {
+        if to.rank() == self.king.rank() {
+            pick(&self.rank) >> to.file().index() & 1 != 0
+        } else if to.file() == self.king.file() {
+            pick(&self.file) >> to.rank().index() & 1 != 0
+        } else {
+            false
+        }
+    }
+
+    /// Whether a cannon on `from`, a point of the king's lines, attacks the king from `to`: on the
+    /// same line, exactly one piece between, not counting itself.
+    fn cannon_along(&self, pos: &Position, from: Square, to: Square) -> bool {
+        let king = self.king;
+        let (bits, a, b, c) = if from.rank() == king.rank() && to.rank() == king.rank() {
+            let r = king.rank().index();
+            (
+                pos.board.rank_bits(r),
+                from.file().index(),
+                to.file().index(),
+                king.file().index(),
+            )
+        } else if from.file() == king.file() && to.file() == king.file() {
+            let f = king.file().index();
+            (
+                pos.board.file_bits(f),
+                from.rank().index(),
+                to.rank().index(),
+                king.rank().index(),
+            )
+        } else {
+            return false;
+        };
+        let (lo, hi) = (b.min(c) as u32, b.max(c) as u32);
+        (bits & !(1 << a) & above(lo) & below(hi)).count_ones() == 1
     }
 
     /// The mover's pieces that have a move that may give check (a superset): the others' moves
-    /// all fail [`CheckRisk::may_check`].
+    /// all fail [`CheckMap::gives_check`].
     fn pieces(&self, pos: &Position) -> Bitboard {
         let us = pos.turn;
-        let ours = pos.board.by_color(us);
+        let board = &pos.board;
+        let ours = board.by_color(us);
         if self.everywhere {
             return ours;
         }
-        let board = &pos.board;
-        let mut pieces = self.sliders | self.horses | (ours & (self.rank | self.file | self.legs));
-        for p in self.pawns {
-            if (PAWN_STEPS[us.index()][p.index()] & (self.pawn_points | self.screens)).any() {
+        let mut pieces = self.special
+            | ours
+                & (board.by_role(Role::Rook)
+                    | board.by_role(Role::Cannon)
+                    | board.by_role(Role::Horse)
+                    | board.by_role(Role::King));
+        let screens = self.screens();
+        for p in board.by_role(Role::Pawn) & ours {
+            if (PAWN_STEPS[us.index()][p.index()] & (self.pawn | screens)).any() {
                 pieces.add(p);
             }
         }
-        if self.screens.any() {
+        if screens.any() {
             for a in board.by_role(Role::Advisor) & ours {
-                if (ADVISOR_STEPS[a.index()] & self.screens).any() {
+                if (ADVISOR_STEPS[a.index()] & screens).any() {
                     pieces.add(a);
                 }
             }
             for e in board.by_role(Role::Elephant) & ours {
                 if ELEPHANT_STEPS[us.index()][e.index()]
                     .iter()
-                    .any(|(to, _)| self.screens.contains(to))
+                    .any(|(to, _)| screens.contains(to))
                 {
                     pieces.add(e);
                 }
@@ -1197,19 +1443,55 @@ impl CheckRisk {
         pieces
     }
 
-    /// Whether the move `from`–`to` may give check.
+    /// The screen points, as a set.
+    fn screens(&self) -> Bitboard {
+        let (kf, kr) = (self.king.file().index(), self.king.rank().index());
+        let mut set = Bitboard::EMPTY;
+        for b in BitIter(self.rank.screens) {
+            set.add(Square::from_index(kr * 9 + b as usize));
+        }
+        for b in BitIter(self.file.screens) {
+            set.add(Square::from_index(b as usize * 9 + kf));
+        }
+        set
+    }
+
+    /// Whether the move `from`–`to`, which its piece's own rule allows, gives check in `pos`.
     #[inline(always)]
-    fn may_check(&self, from: Square, to: Square) -> bool {
-        self.everywhere
-            || self.screens.contains(to)
-            || ((self.rank | self.file).contains(to) && self.sliders.contains(from))
-            || (self.rank.contains(from) && (self.rank & self.sliders).without(from).any())
-            || (self.file.contains(from) && (self.file & self.sliders).without(from).any())
-            || self.legs.contains(from)
-            || (self.horses.contains(from) && self.horse_points.contains(to))
-            || (self.pawns.contains(from) && self.pawn_points.contains(to))
+    fn gives_check(&self, pos: &Position, from: Square, to: Square) -> bool {
+        if self.everywhere || self.special.contains(from) {
+            return pos.gives_check(Move::new(from, to));
+        }
+        let Some(piece) = pos.board.piece_at(from) else {
+            return pos.gives_check(Move::new(from, to));
+        };
+        match piece.role {
+            Role::Rook | Role::King => self.on_line(to, |l| l.straight | l.screens),
+            Role::Cannon => {
+                if from.rank() == self.king.rank() || from.file() == self.king.file() {
+                    self.cannon_along(pos, from, to)
+                } else {
+                    self.on_line(to, |l| l.cannon | l.screens)
+                }
+            }
+            Role::Horse => self.horse.contains(to) || self.on_line(to, |l| l.screens),
+            Role::Pawn => self.pawn.contains(to) || self.on_line(to, |l| l.screens),
+            Role::Advisor | Role::Elephant => self.on_line(to, |l| l.screens),
+        }
     }
 }
+
+/// The order in which the pieces' moves are generated, by kind (then by point, then by the
+/// piece's own order): the order of [`Position::legal_moves`].
+const GENERATION_ORDER: [Role; 7] = [
+    Role::Rook,
+    Role::Cannon,
+    Role::Horse,
+    Role::Pawn,
+    Role::Elephant,
+    Role::Advisor,
+    Role::King,
+];
 
 /// Whether three of `sets` have no point in common, two by two.
 fn three_apart(sets: &[Bitboard]) -> bool {
@@ -1345,29 +1627,39 @@ impl Answers {
             return ours;
         }
         let mut pieces = Bitboard::from_square(self.king);
-        for p in ours.without(self.king) {
+        // Most pieces stand where leaving answers no check: they must land where every check is
+        // answered.
+        let (mut common, mut leaving) = (Bitboard::FULL, Bitboard::EMPTY);
+        for i in 0..self.len {
+            common &= self.to[i];
+            leaving |= self.from[i];
+        }
+        // The pieces that answer a check by leaving, one by one.
+        for p in (ours & leaving).without(self.king) {
             let mut need = Bitboard::FULL;
             for i in 0..self.len {
                 if !self.from[i].contains(p) {
                     need &= self.to[i];
                 }
             }
-            let reaches = match board.piece_at(p).map(|piece| piece.role) {
-                Some(Role::Rook | Role::Cannon) => {
-                    (need & (Bitboard::from_rank(p.rank()) | FILES[p.file().index()])).any()
-                }
-                Some(Role::Horse) => HORSE_STEPS[p.index()]
-                    .iter()
-                    .any(|(to, _)| need.contains(to)),
-                Some(Role::Elephant) => ELEPHANT_STEPS[us.index()][p.index()]
-                    .iter()
-                    .any(|(to, _)| need.contains(to)),
-                Some(Role::Advisor) => (ADVISOR_STEPS[p.index()] & need).any(),
-                Some(Role::Pawn) => (PAWN_STEPS[us.index()][p.index()] & need).any(),
-                Some(Role::King) | None => true,
-            };
-            if reaches {
+            if board
+                .piece_at(p)
+                .is_some_and(|piece| reaches(piece.role, us, p, need))
+            {
                 pieces.add(p);
+            }
+        }
+        // (A king off `self.king` only after a king was taken: it may always answer.)
+        pieces |= (ours & board.by_role(Role::King) & !leaving).without(self.king);
+        if common.is_empty() {
+            return pieces;
+        }
+        // Every kind but the king (the last).
+        for &role in &GENERATION_ORDER[..6] {
+            for p in ours & board.by_role(role) & !leaving {
+                if reaches(role, us, p, common) {
+                    pieces.add(p);
+                }
             }
         }
         pieces
@@ -1378,6 +1670,26 @@ impl Answers {
     fn may_answer(&self, from: Square, to: Square) -> bool {
         from == self.king
             || (0..self.len).all(|i| self.to[i].contains(to) || self.from[i].contains(from))
+    }
+}
+
+/// Whether `us`'s `role` on `p` may step onto a point of `need` by its own rule (a superset for
+/// a rook or cannon: any point of its rank or file).
+#[inline(always)]
+fn reaches(role: Role, us: Color, p: Square, need: Bitboard) -> bool {
+    match role {
+        Role::Rook | Role::Cannon => {
+            (need & (Bitboard::from_rank(p.rank()) | FILES[p.file().index()])).any()
+        }
+        Role::Horse => HORSE_STEPS[p.index()]
+            .iter()
+            .any(|(to, _)| need.contains(to)),
+        Role::Elephant => ELEPHANT_STEPS[us.index()][p.index()]
+            .iter()
+            .any(|(to, _)| need.contains(to)),
+        Role::Advisor => (ADVISOR_STEPS[p.index()] & need).any(),
+        Role::Pawn => (PAWN_STEPS[us.index()][p.index()] & need).any(),
+        Role::King => true,
     }
 }
 

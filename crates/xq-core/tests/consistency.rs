@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)] // tests: a panic is the failure report
 
-use xq_core::{Color, Move, Position, Square};
+use xq_core::{Color, IllegalMove, Move, Position, Square};
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -29,6 +29,28 @@ const STARTS: [&str; 5] = [
     "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w",
 ];
 
+/// The many-moves check test ([`Position::check_test`]) must agree with playing the move, for
+/// every move a piece of the mover can make by its own rule, legal or not (the mate-in-one test
+/// asks it of moves not tested for legality yet).
+fn check_test_agrees(p: &Position) {
+    let test = p.check_test();
+    for from in p.board().by_color(p.turn()) {
+        for to in Square::all() {
+            let m = Move::new(from, to);
+            if matches!(
+                p.check_move(m),
+                Err(IllegalMove::NoPiece | IllegalMove::NotYourPiece | IllegalMove::CannotReach)
+            ) {
+                continue;
+            }
+            let mut after = p.clone();
+            after.make_move(m);
+            let checks = after.is_king_attacked(p.turn().other());
+            assert_eq!(test.gives_check(m), checks, "{m} in {}", p.fen());
+        }
+    }
+}
+
 fn check_position(pos: &Position) {
     let legal = pos.legal_moves();
     assert_eq!(legal.len(), pos.count_legal_moves());
@@ -46,6 +68,7 @@ fn check_position(pos: &Position) {
             after.is_check()
         });
         assert_eq!(*p.legal_checks(), *checks, "{}", p.fen());
+        check_test_agrees(p);
         // The captures, generated on their own, in the order of all moves.
         let mut captures = p.legal_moves();
         captures.retain(|m| p.piece_at(m.to).is_some());
@@ -62,18 +85,22 @@ fn check_position(pos: &Position) {
         let quiet = |m: Move| p.piece_at(m.to).is_some();
         assert_eq!(p.mates_at_once(quiet), wins(&quiet), "{}", p.fen());
     }
-    // Every point pair of the mover: generation and the move-by-move check must agree.
-    for from in pos.board().by_color(pos.turn()) {
-        for to in Square::all() {
-            let m = Move::new(from, to);
-            assert_eq!(
-                legal.contains(&m),
-                pos.is_legal(m),
-                "{m} in {}: generated {} but is_legal says {}",
-                pos.fen(),
-                legal.contains(&m),
-                pos.is_legal(m)
-            );
+    // Every point pair of the mover: generation and the move-by-move check must agree, in the
+    // position and the passed one (where the king of the side not to move may stand attacked).
+    for p in [pos, &passed] {
+        let legal = p.legal_moves();
+        for from in p.board().by_color(p.turn()) {
+            for to in Square::all() {
+                let m = Move::new(from, to);
+                assert_eq!(
+                    legal.contains(&m),
+                    p.is_legal(m),
+                    "{m} in {}: generated {} but is_legal says {}",
+                    p.fen(),
+                    legal.contains(&m),
+                    p.is_legal(m)
+                );
+            }
         }
     }
     // Checked positions: only a piece of the opponent can be a checker.
@@ -102,6 +129,54 @@ fn check_position(pos: &Position) {
         assert_eq!(&scratch, pos);
         assert_eq!(scratch.hash(), pos.hash());
     }
+}
+
+/// Playouts where a side sometimes passes (as the arbiter's searches ask "what if the opponent
+/// did nothing"), so that the side not to move may stand in check and the side to move may be in
+/// check twice over, hidden checkers included: generation, the legality and check tests must
+/// still agree with playing each move. A playout stops before a king would be taken.
+#[test]
+fn playouts_with_passes_agree_with_the_slow_paths() {
+    let mut rng = Rng(0x51_7cc1_b727_220a);
+    let mut positions = 0;
+    for start in STARTS {
+        for _ in 0..40 {
+            let mut pos = Position::from_fen(start).unwrap();
+            for _ in 0..120 {
+                if rng.below(4) == 0 {
+                    pos = pos.passed();
+                }
+                let legal = pos.legal_moves();
+                assert_eq!(pos.has_legal_move(), !legal.is_empty(), "{}", pos.fen());
+                for from in pos.board().by_color(pos.turn()) {
+                    for to in Square::all() {
+                        let m = Move::new(from, to);
+                        assert_eq!(legal.contains(&m), pos.is_legal(m), "{m} in {}", pos.fen());
+                    }
+                }
+                let mut checks = legal.clone();
+                checks.retain(|m| {
+                    let mut after = pos.clone();
+                    after.make_move(m);
+                    after.is_king_attacked(pos.turn().other())
+                });
+                assert_eq!(*pos.legal_checks(), *checks, "{}", pos.fen());
+                check_test_agrees(&pos);
+                positions += 1;
+                let Some(&m) = legal.get(rng.below(legal.len().max(1))) else {
+                    break;
+                };
+                if pos
+                    .piece_at(m.to)
+                    .is_some_and(|p| p.role == xq_core::Role::King)
+                {
+                    break;
+                }
+                pos.make_move(m);
+            }
+        }
+    }
+    assert!(positions > 10_000, "{positions}");
 }
 
 #[test]
@@ -215,6 +290,7 @@ fn sparse_positions_agree_on_mate_in_one() {
             let mut checks = p.legal_moves();
             checks.retain(|m| p.gives_check(m));
             assert_eq!(*p.legal_checks(), *checks, "{}", p.fen());
+            check_test_agrees(&p);
             // The captures, generated on their own, in the order of all moves.
             let mut captures = p.legal_moves();
             captures.retain(|m| p.piece_at(m.to).is_some());
