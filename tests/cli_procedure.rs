@@ -103,6 +103,18 @@ fn the_same_repetition_after_round_25_is_a_draw() {
 }
 
 #[test]
+fn a_record_whose_only_move_is_unreadable_is_judged_not_refused() {
+    // Before, the line came out empty and the command said "no moves: give --moves".
+    let j = judge("fixtures/procedure/only-unreadable.txt", &[]);
+    let r = &j["record"];
+    assert_eq!(r["missing_or_unreadable"].as_u64(), Some(1));
+    assert_eq!(r["gaps"][0]["kind"], "unreadable");
+    assert_eq!(r["gaps"][0]["text"], "a0a5");
+    let run = xq(&["limit", "fixtures/procedure/only-unreadable.txt"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
 fn missing_and_unreadable_moves_decide_whether_a_claim_is_heard() {
     let j = judge("fixtures/procedure/missing-two.pgn", &[]);
     let r = &j["record"];

@@ -88,7 +88,13 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
         })
         .filter(|(_, t)| !t.is_empty() && !super::is_filler(t))
         .collect();
-    if tokens.is_empty() && line.moves.is_empty() && line.self_kill.is_none() {
+    // A record whose moves are all missing or unreadable still has something to report: what
+    // reading it found.
+    let record_gaps = line
+        .record
+        .as_ref()
+        .is_some_and(|r| r.missing_or_unreadable() > 0);
+    if tokens.is_empty() && line.moves.is_empty() && line.self_kill.is_none() && !record_gaps {
         return Err(CliError::Usage(
             "no moves: give --moves \"M1 M2 …\" or a file".to_owned(),
         ));
