@@ -264,10 +264,7 @@ pub fn co_chasers(
     let (refuting, recaptures_lose) = refuters(pos, threat);
     let mut candidates = threat.participants | refuting;
     candidates.add(moved);
-    let mut acting = threat.participants | refuting | backers(pos, threat);
-    if blocks_a_recapture(pos, threat, moved) {
-        acting.add(moved);
-    }
+    let acting = threat.participants | refuting | acting_after_capture(pos, threat, moved);
     let mut needed = Bitboard::from_square(threat.capturer);
     for sq in candidates.without(threat.capturer) {
         if !pos
@@ -293,51 +290,36 @@ pub fn co_chasers(
     }
 }
 
-/// The pieces of the side to move in `pos` that back up the threat's first capture against a
-/// recapture: once it is played and the opponent can take back there, they attack that point
-/// too. (Against a target nothing protects, backing adds nothing.)
-fn backers(pos: &Position, threat: &Threat) -> Bitboard {
-    let Some(after) = after_first_capture(pos, threat) else {
+/// What acts against the target once the threat's first capture is played (if it is one), seen
+/// from the side to move in `pos`: the pieces that back the capture up against a recapture
+/// (they attack the point too, when the opponent can take back there; against a target nothing
+/// protects, backing adds nothing), and `moved` if it stands in the way of a recapture (without
+/// it, more enemy pieces would attack that point: it blocks a line or a horse's leg, or is a
+/// second screen before a cannon).
+fn acting_after_capture(pos: &Position, threat: &Threat, moved: Square) -> Bitboard {
+    let Some(&first) = threat.line.first() else {
         return Bitboard::EMPTY;
     };
-    let Some(first) = threat.line.first() else {
-        return Bitboard::EMPTY;
-    };
-    if after.attackers_of(first.to, pos.turn().other()).is_empty() {
+    if pos.piece_at(first.to).is_none() {
         return Bitboard::EMPTY;
     }
-    after.attackers_of(first.to, pos.turn())
-}
-
-/// Whether the piece on `sq` (of the side to move in `pos`) stands in the way of a recapture of
-/// the threat's first capture: without it, more enemy pieces would attack that point (it blocks
-/// a line or a horse's leg, or is a second screen before a cannon).
-fn blocks_a_recapture(pos: &Position, threat: &Threat, sq: Square) -> bool {
-    let Some(after) = after_first_capture(pos, threat) else {
-        return false;
-    };
-    let Some(first) = threat.line.first() else {
-        return false;
-    };
-    if sq == first.from {
-        return false;
-    }
-    let them = pos.turn().other();
-    let with = after.board().attackers_of(first.to, them);
-    let mut board = after.board().clone();
-    if board.remove(sq).is_none() {
-        return false;
-    }
-    !(board.attackers_of(first.to, them) & !with).is_empty()
-}
-
-/// `pos` after the threat's first move, if that is a capture.
-fn after_first_capture(pos: &Position, threat: &Threat) -> Option<Position> {
-    let first = *threat.line.first()?;
-    pos.piece_at(first.to)?;
     let mut after = pos.clone();
     after.play_unchecked(first);
-    Some(after)
+    let (us, them) = (pos.turn(), pos.turn().other());
+    let recapturers = after.board().attackers_of(first.to, them);
+    let mut acting = if recapturers.is_empty() {
+        Bitboard::EMPTY
+    } else {
+        after.attackers_of(first.to, us)
+    };
+    let mut board = after.board().clone();
+    if moved != first.from
+        && board.remove(moved).is_some()
+        && !(board.attackers_of(first.to, them) & !recapturers).is_empty()
+    {
+        acting.add(moved);
+    }
+    acting
 }
 
 /// What [`co_chasers`] found: the pieces, and on the way whether every legal recapture of the

@@ -33,6 +33,8 @@ mod position;
 mod role;
 mod setup;
 mod square;
+#[doc(hidden)]
+pub mod testing;
 pub mod text;
 pub mod vocab;
 mod zobrist;

@@ -319,16 +319,15 @@ mod tests {
         .iter()
         .map(|fen| Position::from_fen_lenient(fen).unwrap())
         .collect();
-        let (mut pos, mut seed) = (Position::new(), 0x2545_f491_4f6c_dd1d_u64);
+        let (mut pos, mut seed) = (
+            Position::new(),
+            crate::testing::XorShift(0x2545_f491_4f6c_dd1d),
+        );
         for _ in 0..120 {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
+            let Some(m) = seed.pick(&pos.legal_moves()) else {
                 break;
-            }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            pos.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
+            };
+            pos.play_unchecked(m);
             positions.push(pos.clone());
         }
         for pos in positions {

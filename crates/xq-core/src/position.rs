@@ -1792,7 +1792,7 @@ mod tests {
     /// piece of either side and every point, in the positions of random games.
     #[test]
     fn a_piece_reaches_the_points_it_is_generated_to() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut seed = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
         let mut tested = 0;
         for _ in 0..20 {
             let mut pos = Position::new();
@@ -1816,14 +1816,10 @@ mod tests {
                         }
                     }
                 }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                let Some(m) = seed.pick(&pos.legal_moves()) else {
                     break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                };
+                pos.play_unchecked(m);
             }
         }
         assert!(tested > 1_000_000, "{tested}");

@@ -818,19 +818,15 @@ mod tests {
     /// Calls `visit` with the positions of `games` random games of up to `plies` plies each (the
     /// same games every run).
     fn random_positions(games: usize, plies: usize, mut visit: impl FnMut(&Position)) {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut seed = xq_core::testing::XorShift(0x2545_f491_4f6c_dd1d);
         for _ in 0..games {
             let mut pos = Position::new();
             for _ in 0..plies {
                 visit(&pos);
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                let Some(m) = seed.pick(&pos.legal_moves()) else {
                     break;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                };
+                pos.play_unchecked(m);
             }
         }
     }

@@ -417,7 +417,7 @@ mod tests {
 
     /// A random line of up to `plies` moves: mating moves taken when there are, captures often
     /// (so that lines end on the board and counts restart).
-    fn random_line(seed: &mut u64, plies: usize) -> Line {
+    fn random_line(seed: &mut xq_core::testing::XorShift, plies: usize) -> Line {
         let start = Position::new();
         let mut pos = start.clone();
         let mut moves: Vec<Move> = Vec::new();
@@ -426,9 +426,7 @@ mod tests {
             if legal.is_empty() {
                 break;
             }
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
+            let n = seed.next();
             let after = |m: Move| {
                 let mut p = pos.clone();
                 p.play_unchecked(m);
@@ -442,10 +440,10 @@ mod tests {
                 .iter()
                 .copied()
                 .find(|&m| pos.piece_at(m.to).is_some())
-                .filter(|_| seed.is_multiple_of(2));
+                .filter(|_| n.is_multiple_of(2));
             let m = mating
                 .or(capture)
-                .unwrap_or(legal[(*seed % legal.len() as u64) as usize]);
+                .unwrap_or(legal[(n % legal.len() as u64) as usize]);
             pos.play_unchecked(m);
             moves.push(m);
         }
@@ -457,7 +455,7 @@ mod tests {
     /// in both languages.
     #[test]
     fn the_json_is_what_serde_json_writes() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut seed = xq_core::testing::XorShift(0x2545_f491_4f6c_dd1d);
         let mut verdicts = std::collections::HashSet::new();
         let mut lines = vec![Line::new(Position::new(), Vec::new())];
         for i in 0..40 {
