@@ -421,18 +421,28 @@ impl Position {
             lines = Bitboard::FULL;
         }
         let (slow_from, slow_to) = (theirs.blockers.with(king), theirs.forbidden);
+        if theirs.checkers.is_empty()
+            && self.three_robust_witnesses(them, slow_from, slow_to, lines, legs)
+        {
+            // Three witnesses with no point in common: a move touches at most two of them (its
+            // start and its end), so every move that gives no check leaves one standing. Only
+            // the checks can mate.
+            let mut scratch = self.clone();
+            return self.legal_checks().iter().any(|&m| {
+                if skip(m) {
+                    return false;
+                }
+                let undo = scratch.make_move(m);
+                let mates = !scratch.has_legal_move();
+                scratch.unmake_move(m, undo);
+                mates
+            });
+        }
         let mut free = [Bitboard::EMPTY; WITNESSES];
         let mut robust = [Bitboard::EMPTY; WITNESSES];
         let (mut n_free, mut n_robust) = (0, 0);
         // The opponent's moves legal without a test, at most two a piece, short ones first.
-        for role in [
-            Role::Pawn,
-            Role::Advisor,
-            Role::Elephant,
-            Role::Horse,
-            Role::Rook,
-            Role::Cannon,
-        ] {
+        for role in WITNESS_ORDER {
             for from in board.by_color(them) & board.by_role(role) & !slow_from {
                 if n_free == WITNESSES && n_robust == WITNESSES {
                     break;
@@ -455,21 +465,6 @@ impl Position {
                     }
                 });
             }
-        }
-        if theirs.checkers.is_empty() && three_apart(&robust[..n_robust]) {
-            // Three witnesses with no point in common: a move touches at most two of them (its
-            // start and its end), so every move that gives no check leaves one standing. Only
-            // the checks can mate.
-            let mut scratch = self.clone();
-            return self.legal_checks().iter().any(|&m| {
-                if skip(m) {
-                    return false;
-                }
-                let undo = scratch.make_move(m);
-                let mates = !scratch.has_legal_move();
-                scratch.unmake_move(m, undo);
-                mates
-            });
         }
         let checks = self.check_test();
         // Settled moves need no legality test either: only the others are generated as legal
@@ -498,6 +493,45 @@ impl Position {
             }
         });
         mates
+    }
+
+    /// Whether `them` (not in check) has three moves legal without a test that share no point
+    /// and stay legal after any move of the other side that gives no check (see
+    /// [`Position::mates_at_once`]): moves of pieces off the king's lines and horse legs, not
+    /// shielding the king (`slow_from`), to points off the lines that are not forbidden
+    /// (`slow_to`). Stops as soon as three are found.
+    fn three_robust_witnesses(
+        &self,
+        them: Color,
+        slow_from: Bitboard,
+        slow_to: Bitboard,
+        lines: Bitboard,
+        legs: Bitboard,
+    ) -> bool {
+        const MOST: usize = 8;
+        let board = &self.board;
+        let mut robust = [Bitboard::EMPTY; MOST];
+        let mut n = 0;
+        let far = board.by_color(them) & !slow_from & !lines & !legs;
+        for role in WITNESS_ORDER {
+            for from in far & board.by_role(role) {
+                let mut per_piece = 0;
+                self.gen_piece(them, from, role, &mut |from, to| {
+                    if per_piece < 2 && n < MOST && !slow_to.contains(to) && !lines.contains(to) {
+                        robust[n] = move_points(role, them, from, to);
+                        n += 1;
+                        per_piece += 1;
+                    }
+                });
+                if n >= 3 && three_apart(&robust[..n]) {
+                    return true;
+                }
+                if n == MOST {
+                    return false;
+                }
+            }
+        }
+        false
     }
 
     /// Whether after `m` a rook or king of `straight` sees `king` along its rank or file, or a
@@ -1504,6 +1538,17 @@ fn three_apart(sets: &[Bitboard]) -> bool {
         })
     })
 }
+
+/// The order in which [`Position::mates_at_once`] looks for the opponent's moves that stay
+/// legal (witnesses): the pieces with short moves first, whose moves touch the fewest points.
+const WITNESS_ORDER: [Role; 6] = [
+    Role::Pawn,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Rook,
+    Role::Cannon,
+];
 
 /// The points a move of a `color` `role` from `from` to `to` depends on: both ends, the points
 /// a rook or cannon passes over, the horse's leg, the elephant's eye.
