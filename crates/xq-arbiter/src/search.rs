@@ -25,6 +25,9 @@ pub struct Budget {
     dry: u32,
     mates: std::collections::HashMap<u64, bool>,
     memo: MateMemo,
+    /// Whether the checks-only mate search tries the likeliest escapes from a check first (see
+    /// `refutations_first`), or the answers in the order of the legal moves.
+    escapes_first: bool,
 }
 
 impl Budget {
@@ -35,6 +38,7 @@ impl Budget {
             dry: 0,
             mates: std::collections::HashMap::new(),
             memo: MateMemo::default(),
+            escapes_first: true,
         }
     }
 
@@ -43,6 +47,15 @@ impl Budget {
     pub fn forgetful(nodes: u32) -> Budget {
         let mut budget = Budget::new(nodes);
         budget.memo.off = true;
+        budget
+    }
+
+    /// [`Budget::forgetful`] whose checks-only mate search also tries the answers to each check in
+    /// the order of the legal moves: the search as first written, which the one that tries the
+    /// likeliest escapes first must agree with whenever neither runs out of nodes.
+    pub fn in_order(nodes: u32) -> Budget {
+        let mut budget = Budget::forgetful(nodes);
+        budget.escapes_first = false;
         budget
     }
 
@@ -315,8 +328,16 @@ impl Walk<'_> {
             found.line = Some(Vec::new());
             return found;
         }
-        let mut longest: Option<Vec<Move>> = None;
-        for &r in replies.iter() {
+        // The longest defence; between equally long ones, the first in the order of the legal
+        // moves, whatever order they were tried in (so the line does not depend on the order).
+        let mut longest: Option<(Vec<Move>, usize)> = None;
+        let order = if self.budget.escapes_first {
+            refutations_first(pos, &replies)
+        } else {
+            (0..replies.len()).collect()
+        };
+        for i in order {
+            let r = replies[i];
             if !self.budget.spend() {
                 return found;
             }
@@ -329,13 +350,43 @@ impl Walk<'_> {
                 return found;
             };
             line.insert(0, r);
-            if longest.as_ref().is_none_or(|l| line.len() > l.len()) {
-                longest = Some(line);
+            if longest
+                .as_ref()
+                .is_none_or(|(l, at)| line.len() > l.len() || (line.len() == l.len() && i < *at))
+            {
+                longest = Some((line, i));
             }
         }
-        found.line = longest;
+        found.line = longest.map(|(line, _)| line);
         found
     }
+}
+
+/// The order in which the defender's `replies` to a check are tried (indices into `replies`):
+/// those leaving the attacker the fewest checks first, ties in the order given. One answer that
+/// escapes settles the node, and an answer after which few checks remain is the likeliest to
+/// escape and the cheapest to search: one after which there is no check at all settles it at
+/// once (it is put first and nothing else is counted). The order changes how fast the search
+/// finds an escape, never what it finds.
+fn refutations_first(pos: &mut Position, replies: &MoveList) -> Vec<usize> {
+    let mut keyed: Vec<(usize, usize)> = Vec::with_capacity(replies.len());
+    if replies.len() > 1 {
+        for (i, &r) in replies.iter().enumerate() {
+            let undo = pos.make_move(r);
+            let checks = pos.legal_checks().len();
+            pos.unmake_move(r, undo);
+            if checks == 0 {
+                let mut order = vec![i];
+                order.extend((0..replies.len()).filter(|&j| j != i));
+                return order;
+            }
+            keyed.push((checks, i));
+        }
+        keyed.sort_unstable();
+    } else {
+        keyed.extend((0..replies.len()).map(|i| (0, i)));
+    }
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// The legal moves of the side to move that give check.
@@ -491,14 +542,15 @@ fn quiesce(
     } else {
         st.counter_checks
     };
-    // With no check to give, only the captures can be candidates (in the order of all moves).
-    let captures_only = !in_check && budget_left == 0;
-    let moves = if captures_only {
-        pos.legal_captures()
-    } else {
+    // In check, every answer is a candidate. Otherwise the captures are, and then, while checks
+    // are left and the captures cut nothing off, the checks that take nothing: the captures by
+    // the most valuable victim first, the checks last, each in the order of all moves.
+    let moves = if in_check {
         pos.legal_moves()
+    } else {
+        pos.legal_captures()
     };
-    if moves.is_empty() && (!captures_only || !pos.has_legal_move()) {
+    if moves.is_empty() && (in_check || !pos.has_legal_move()) {
         return stop(if maximizing { -MATE } else { MATE });
     }
     let face_offs: &[(xq_core::Square, xq_core::Square)] =
@@ -511,7 +563,6 @@ fn quiesce(
     }
     let mut candidates: MoveList = MoveList::new();
     let recapture_only = !maximizing && limits.defence == Defence::Recaptures;
-    let checks = (!in_check && budget_left > 0).then(|| pos.check_test());
     for &m in moves.iter() {
         if in_check {
             // Every answer to a check, taking a face-off partner included; but protecting a
@@ -526,12 +577,7 @@ fn quiesce(
         if maximizing && limits.forbidden(m) {
             continue;
         }
-        let takes = pos.piece_at(m.to).is_some();
-        if takes {
-            if !recapture_only || st.taken_on.contains(m.to) {
-                candidates.push(m);
-            }
-        } else if checks.as_ref().is_some_and(|c| c.gives_check(m)) {
+        if !recapture_only || st.taken_on.contains(m.to) {
             candidates.push(m);
         }
     }
@@ -543,7 +589,7 @@ fn quiesce(
         // Only answers that take something else: no protection; the capturer keeps its gain.
         return stop(stand);
     }
-    let mut best = if in_check {
+    let best = if in_check {
         stop(if maximizing { -MATE - 1 } else { MATE + 1 })
     } else {
         stop(stand)
@@ -558,64 +604,104 @@ fn quiesce(
             return best;
         }
     }
-    for m in candidates.iter().copied() {
-        let captured = pos.piece_at(m.to);
-        let quiet_check = captured.is_none() && !in_check;
-        let mut next = st;
-        next.ply += 1;
-        if let Some(piece) = captured {
-            if maximizing {
-                if limits.chaser && own_doing_excluded(pos, m, s, st.fought_on) {
-                    // 26.8: a king's or a pawn's capture on its own, after the first move, is
-                    // the small piece's own doing and wins nothing for the chase.
-                } else {
-                    next.gained.take(piece, m.to);
-                }
-                next.taken_on.add(m.to);
-                next.fought_on.add(m.to);
-            } else {
-                next.lost.take(piece, m.to);
-                next.taken_on.discard(m.to);
-                next.fought_on.add(m.to);
-            }
-        }
-        if maximizing && st.taken_on.contains(m.from) {
-            next.taken_on.discard(m.from);
-            next.taken_on.add(m.to);
-        }
-        if quiet_check {
-            if maximizing {
-                next.checks -= 1;
-            } else {
-                next.counter_checks -= 1;
-            }
-        }
-        let undo = pos.make_move(m);
-        let child = quiesce(pos, s, next, limits, (alpha, beta), budget);
-        pos.unmake_move(m, undo);
-        let better = if maximizing {
-            child.value > best.value
-        } else {
-            child.value < best.value
-        };
-        if better {
-            let mut moves = child.moves;
-            moves.insert(0, m);
-            best = Line {
-                value: child.value,
-                moves,
-            };
-        }
-        if maximizing {
-            alpha = alpha.max(best.value);
-        } else {
-            beta = beta.min(best.value);
-        }
-        if alpha >= beta {
-            break;
+    let mut node = Frame {
+        s,
+        st,
+        limits,
+        maximizing,
+        in_check,
+        best,
+        alpha,
+        beta,
+    };
+    if node.search(pos, &candidates, budget) || in_check || budget_left == 0 {
+        return node.best;
+    }
+    let mut checks = MoveList::new();
+    for &m in pos.legal_checks().iter() {
+        if pos.piece_at(m.to).is_none() && !(maximizing && limits.forbidden(m)) {
+            checks.push(m);
         }
     }
-    best
+    node.search(pos, &checks, budget);
+    node.best
+}
+
+/// A node of the material search being searched: the best line so far and the window.
+struct Frame<'a> {
+    s: Color,
+    st: State,
+    limits: &'a Limits,
+    maximizing: bool,
+    in_check: bool,
+    best: Line,
+    alpha: i32,
+    beta: i32,
+}
+
+impl Frame<'_> {
+    /// Searches the `candidates` in turn; whether one cut the rest off.
+    fn search(&mut self, pos: &mut Position, candidates: &MoveList, budget: &mut Budget) -> bool {
+        let (s, st, limits, maximizing) = (self.s, self.st, self.limits, self.maximizing);
+        for m in candidates.iter().copied() {
+            let captured = pos.piece_at(m.to);
+            let quiet_check = captured.is_none() && !self.in_check;
+            let mut next = st;
+            next.ply += 1;
+            if let Some(piece) = captured {
+                if maximizing {
+                    if limits.chaser && own_doing_excluded(pos, m, s, st.fought_on) {
+                        // 26.8: a king's or a pawn's capture on its own, after the first move,
+                        // is the small piece's own doing and wins nothing for the chase.
+                    } else {
+                        next.gained.take(piece, m.to);
+                    }
+                    next.taken_on.add(m.to);
+                    next.fought_on.add(m.to);
+                } else {
+                    next.lost.take(piece, m.to);
+                    next.taken_on.discard(m.to);
+                    next.fought_on.add(m.to);
+                }
+            }
+            if maximizing && st.taken_on.contains(m.from) {
+                next.taken_on.discard(m.from);
+                next.taken_on.add(m.to);
+            }
+            if quiet_check {
+                if maximizing {
+                    next.checks -= 1;
+                } else {
+                    next.counter_checks -= 1;
+                }
+            }
+            let undo = pos.make_move(m);
+            let child = quiesce(pos, s, next, limits, (self.alpha, self.beta), budget);
+            pos.unmake_move(m, undo);
+            let better = if maximizing {
+                child.value > self.best.value
+            } else {
+                child.value < self.best.value
+            };
+            if better {
+                let mut moves = child.moves;
+                moves.insert(0, m);
+                self.best = Line {
+                    value: child.value,
+                    moves,
+                };
+            }
+            if maximizing {
+                self.alpha = self.alpha.max(self.best.value);
+            } else {
+                self.beta = self.beta.min(self.best.value);
+            }
+            if self.alpha >= self.beta {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// 26.8 on the complete exchange: whether the capture `m` by `s` in a line is a king's or a

@@ -113,3 +113,28 @@ fn remembering_changes_no_answer_where_checks_come_back_to_a_position() {
     positions.extend(dev_cases("cxa2020-dev.json"));
     assert!(agree(&positions, &[7, 5, 3, 6, 4, 2], &[400_000]) > 0);
 }
+
+#[test]
+fn trying_the_likeliest_escapes_first_changes_no_answer() {
+    // The order in which the defender's answers are tried changes how soon an escape is found,
+    // never whether there is one, nor the line (the longest defence, the first in the order of
+    // the legal moves between equally long ones), as long as neither search runs out of nodes.
+    let mut positions = dev_cases("axf-dev.json");
+    positions.extend(dev_cases("cxa2020-dev.json"));
+    let mut mates = 0;
+    for pos in &positions {
+        let face_offs = xq_arbiter::threats::face_offs(pos);
+        for checks in 1..=7 {
+            for avoid in [&face_offs[..], &[]] {
+                let mut plain = Budget::in_order(4_000_000);
+                let mut ordered = Budget::forgetful(4_000_000);
+                let in_order = mate_by_checks_avoiding(&mut pos.clone(), checks, avoid, &mut plain);
+                let found = mate_by_checks_avoiding(&mut pos.clone(), checks, avoid, &mut ordered);
+                assert!(!plain.exhausted() && !ordered.exhausted(), "{}", pos.fen());
+                assert_eq!(in_order, found, "{}: {checks} checks", pos.fen());
+                mates += usize::from(found.is_some());
+            }
+        }
+    }
+    assert!(mates > 0);
+}
