@@ -52,7 +52,10 @@ fn slowest_case_figure_9(bencher: Bencher<'_, '_>) {
 
 /// The CCPD dev games slowest to judge (`fixtures/judge/ccpd-*.txt`, CC BY 4.0): every
 /// repetition in the main line ruled up to its last move, as `xq judge --scan` does.
-#[divan::bench(args = ["ccpd-00009515", "ccpd-00002443", "ccpd-00000535"], sample_count = 20)]
+#[divan::bench(
+    args = ["ccpd-00000210", "ccpd-00009515", "ccpd-00002443", "ccpd-00000535"],
+    sample_count = 20
+)]
 fn slowest_real_games(bencher: Bencher<'_, '_>, name: &str) {
     let (start, moves) = move_list(name);
     let positions = xq_arbiter::cycle::positions(&start, &moves);

@@ -553,6 +553,20 @@ fn quiesce(
     if moves.is_empty() && (in_check || !pos.has_legal_move()) {
         return stop(if maximizing { -MATE } else { MATE });
     }
+    if !in_check {
+        // Standing pat: the side to move may keep the material as it stands. If that is already
+        // outside the window the node is cut off now, before asking whether the side mates at
+        // once: a mate would only take the value further out, and either way the node's value
+        // is a bound the line above does not take (the search's value and line stay the same).
+        if maximizing {
+            alpha = alpha.max(stand);
+        } else {
+            beta = beta.min(stand);
+        }
+        if alpha >= beta {
+            return stop(stand);
+        }
+    }
     let face_offs: &[(xq_core::Square, xq_core::Square)] =
         if maximizing { &limits.face_offs } else { &[] };
     if !in_check && budget.mates_at_once(pos, face_offs) {
@@ -594,16 +608,6 @@ fn quiesce(
     } else {
         stop(stand)
     };
-    if !in_check {
-        if maximizing {
-            alpha = alpha.max(stand);
-        } else {
-            beta = beta.min(stand);
-        }
-        if alpha >= beta {
-            return best;
-        }
-    }
     let mut node = Frame {
         s,
         st,
