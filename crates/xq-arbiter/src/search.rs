@@ -367,7 +367,10 @@ impl Walk<'_> {
 /// escapes settles the node, and an answer after which few checks remain is the likeliest to
 /// escape and the cheapest to search: one after which there is no check at all settles it at
 /// once (it is put first and nothing else is counted). The order changes how fast the search
-/// finds an escape, never what it finds.
+/// finds an escape, not what it finds — unless a search runs out of nodes, which may then
+/// happen at another point than in the order of the legal moves (a 杀 found or not near the
+/// budget's end). The work of ordering (each answer played and its checks counted) is not
+/// charged to the budget: at most one check generation per answer of a node searched.
 fn refutations_first(pos: &mut Position, replies: &MoveList) -> Vec<usize> {
     let mut keyed: Vec<(usize, usize)> = Vec::with_capacity(replies.len());
     if replies.len() > 1 {
@@ -495,6 +498,8 @@ pub fn line_after(pos: &mut Position, first: Move, limits: &Limits, budget: &mut
             fought_on: taken_on,
         },
         limits,
+        // The full window: the value and line found are exact (the stand-pat cut-off in
+        // `quiesce` relies on it).
         (-MATE - 1, MATE + 1),
         budget,
     );
@@ -556,8 +561,12 @@ fn quiesce(
     if !in_check {
         // Standing pat: the side to move may keep the material as it stands. If that is already
         // outside the window the node is cut off now, before asking whether the side mates at
-        // once: a mate would only take the value further out, and either way the node's value
-        // is a bound the line above does not take (the search's value and line stay the same).
+        // once. A mate would only take the value further out: old and new value stand on the
+        // same side of the window, so no alpha or beta above moves differently, every node is
+        // searched with the same window in the same order (the same node count), and the values
+        // inside the window are the same. A parent may keep the smaller bound where it kept the
+        // mate before, so values and lines that end outside a window can differ; at the root,
+        // searched with the full window by `line_after` (the only caller), nothing does.
         if maximizing {
             alpha = alpha.max(stand);
         } else {
