@@ -163,12 +163,16 @@ fn cut_at_end(tail: &[u8]) -> bool {
     std::str::from_utf8(tail).is_err_and(|e| e.valid_up_to() == 0 && e.error_len().is_none())
 }
 
+/// If `bytes` are UTF-8 but perhaps for a character cut at their end, how many of them are valid
+/// (all of them, or all but the cut character); `None` if they hold an error.
+fn utf8_so_far(bytes: &[u8]) -> Option<usize> {
+    let valid = valid_utf8_up_to(bytes);
+    (valid == bytes.len() || cut_at_end(&bytes[valid..])).then_some(valid)
+}
+
 /// Whether `bytes` are ASCII but for a character cut at their end: nothing to tell an encoding by.
 pub(crate) fn is_ascii_so_far(bytes: &[u8]) -> bool {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.is_ascii(),
-        Err(e) => e.error_len().is_none() && bytes[..e.valid_up_to()].is_ascii(),
-    }
+    utf8_so_far(bytes).is_some_and(|valid| bytes[..valid].is_ascii())
 }
 
 /// The encoding of `bytes` (a whole record, or the head of one cut at a line end).
@@ -204,8 +208,7 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     }
     // Valid UTF-8, or valid but for a character cut at the end (a head cut in a long line) after
     // other UTF-8 characters.
-    let valid = valid_utf8_up_to(bytes);
-    if valid == bytes.len() || (cut_at_end(&bytes[valid..]) && !bytes[..valid].is_ascii()) {
+    if utf8_so_far(bytes).is_some_and(|valid| valid == bytes.len() || !bytes[..valid].is_ascii()) {
         return Encoding::Utf8;
     }
     let codes = codes();
