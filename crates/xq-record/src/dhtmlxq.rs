@@ -209,7 +209,7 @@ pub fn read_dhtmlxq(text: &str) -> Vec<Result<Game, ReadError>> {
 }
 
 fn newlines(text: &str) -> u32 {
-    text.bytes().filter(|&b| b == b'\n').count() as u32
+    crate::place::newlines(text.as_bytes())
 }
 
 /// Reads the record `text`, which starts at byte `base` and line `line` of the text read.

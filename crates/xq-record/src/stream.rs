@@ -25,7 +25,7 @@ use crate::{
     format::{self, Format, ReadOptions, Records},
     game::Game,
     pgn::{PgnReader, Skip, Step},
-    place::Place,
+    place::{Place, newlines},
 };
 
 /// How much of a file is looked at to tell its encoding and format.
@@ -468,7 +468,7 @@ impl PgnChunks<'_> {
         };
         let consumed = &self.at.text[..from];
         self.at.offset = place.offset(&self.at.text, from, self.encoding);
-        self.at.line += consumed.bytes().filter(|&b| b == b'\n').count() as u32;
+        self.at.line += newlines(consumed.as_bytes());
         if from > 0 {
             self.at.line_start = consumed.ends_with('\n');
         }
@@ -506,7 +506,7 @@ impl PgnChunks<'_> {
         };
         self.cut.ended = piece.last;
         self.cut.offset += piece.bytes.len();
-        self.cut.line += piece.bytes.iter().filter(|&&b| b == b'\n').count() as u32;
+        self.cut.line += newlines(&piece.bytes);
         Some(piece)
     }
 
