@@ -33,6 +33,9 @@ use crate::CliError;
 
 /// Files larger than this are streamed and their games replayed in parallel.
 pub(crate) const LARGE: u64 = 4 << 20;
+/// The room a file is first read into: most record files are smaller (a CCPD game is about
+/// 1 KiB, an XQF file 2 KiB); larger ones grow it as `read_to_end` does.
+const FIRST_READ: usize = 16 << 10;
 /// How many files the readers may be ahead of the sink.
 const AHEAD: usize = 512;
 /// How many bytes read but not yet replayed the readers may hold (one file more is always let
@@ -55,7 +58,10 @@ pub(crate) enum Loaded {
 impl Loaded {
     /// Reads `path` whole, or finds it large.
     fn read(path: &Path) -> Loaded {
-        let mut bytes = Vec::new();
+        // Room for a whole record file of the usual size, so that it is read in one call (and one
+        // more that finds the end): from an empty vector, `read_to_end` reads 32 bytes, then
+        // doubles, seven calls for a 1 KiB file. The length is not asked first (one call more).
+        let mut bytes = Vec::with_capacity(FIRST_READ);
         let read =
             std::fs::File::open(path).and_then(|file| file.take(LARGE + 1).read_to_end(&mut bytes));
         match read {
