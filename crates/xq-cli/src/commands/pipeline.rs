@@ -33,9 +33,10 @@ use crate::CliError;
 
 /// Files larger than this are streamed and their games replayed in parallel.
 pub(crate) const LARGE: u64 = 4 << 20;
-/// The room a file is first read into: most record files are smaller (a CCPD game is about
-/// 1 KiB, an XQF file 2 KiB); larger ones grow it as `read_to_end` does.
-const FIRST_READ: usize = 16 << 10;
+/// The room a file is first read into: as much as `read_to_end` reads in its first call (the
+/// standard library's 8 KiB). Most record files are smaller (a CCPD game is about 1 KiB, an XQF
+/// file 2 KiB); larger ones grow it as `read_to_end` does.
+const FIRST_READ: usize = 8 << 10;
 /// How many files the readers may be ahead of the sink.
 const AHEAD: usize = 512;
 /// How many bytes read but not yet replayed the readers may hold (one file more is always let
