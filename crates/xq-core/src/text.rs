@@ -23,8 +23,9 @@ pub fn is_control(c: char) -> bool {
 
 /// Whether `text` may hold a character [`is_control`] names, told from its bytes: every such
 /// character is a byte below 0x20, 0x7F, or starts with 0xC2 (the C1 controls) or 0xE2 (the
-/// separators and bidirectional marks; a test checks every character). A byte test on the paths and tags of a whole archive instead of a
-/// Unicode table look-up per character (about 3,000 instructions a path of Chinese names).
+/// separators and bidirectional marks; a test checks every character). A byte test on the paths
+/// and tags of a whole archive instead of a Unicode table look-up per character (about 3,000
+/// instructions a path of Chinese names).
 fn may_hold_control(text: &str) -> bool {
     text.bytes().fold(false, |found, b| {
         found | (b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xE2)
