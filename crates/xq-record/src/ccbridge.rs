@@ -362,7 +362,7 @@ pub fn read_cbf(text: &str) -> Result<Game, ReadError> {
                 let inner = &text[open + "<FEN>".len()..];
                 let at = text.len() - inner.trim_start().len();
                 game.fen_offset = Some(at);
-                game.fen_line = Some(1 + text[..at].matches('\n').count() as u32);
+                game.fen_line = Some(1 + crate::place::newlines(&text.as_bytes()[..at]));
             }
         }
     }
