@@ -143,6 +143,14 @@ pub struct Game {
     /// The line (1-based) where the start position is written (text formats).
     #[serde(skip)]
     pub fen_line: Option<u32>,
+    /// Whether the text the game was read from is known to hold no U+FFFD, the character
+    /// decoding puts for bytes it cannot read: set by the PGN reader, which looks over each
+    /// game's text once, so that [`undecodable`](crate::validate::undecodable) need not look
+    /// through every move and comment. `false` when not known; like the other reading facts
+    /// above, it describes the text as read, and code that puts new text into a game should
+    /// leave it `false`.
+    #[serde(skip)]
+    pub replacement_free: bool,
 }
 
 impl Game {

@@ -399,6 +399,7 @@ impl<'a> PgnReader<'a> {
     }
 
     fn read_game_in_window(&mut self) -> Result<Game, ReadError> {
+        let start = self.pos;
         let mut game = Game {
             line: Some(self.line),
             ..Game::default()
@@ -422,7 +423,13 @@ impl<'a> PgnReader<'a> {
             self.skip_space();
         }
         match self.read_movetext(&mut game) {
-            Ok(()) => Ok(game),
+            Ok(()) => {
+                // Every text of the game comes from what was read (the result tag the reader
+                // may add aside): looked over once for U+FFFD here, not text by text later.
+                let read = &self.text.as_bytes()[start..self.pos.min(self.end)];
+                game.replacement_free = memchr::memmem::find(read, REPLACEMENT).is_none();
+                Ok(game)
+            }
             Err(e) => {
                 self.skip = Skip::ToGame;
                 Err(e)
@@ -626,6 +633,9 @@ impl<'a> PgnReader<'a> {
         &self.text[start..self.pos.min(self.end)]
     }
 }
+
+/// U+FFFD in UTF-8.
+const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
 
 thread_local! {
     /// Where each thread builds a game's main line (empty between games, its capacity kept).

@@ -266,9 +266,13 @@ pub fn validate_game(
 }
 
 /// Where a game holds U+FFFD, the character that decoding puts for bytes it cannot read: `the
-/// tag Event`, `a comment` … (`None` if nowhere).
+/// tag Event`, `a comment` … (`None` if nowhere; at once for a game whose reader saw none in its
+/// text, [`Game::replacement_free`]).
 pub fn undecodable(game: &Game) -> Option<String> {
     const BAD: char = '\u{fffd}';
+    if game.replacement_free {
+        return None;
+    }
     if let Some((name, _)) = game.tags.iter().find(|(n, v)| has_bad(n) || has_bad(v)) {
         return Some(format!("the tag {}", name.replace(BAD, "?")));
     }
@@ -360,6 +364,24 @@ mod tests {
         );
         // Full-width digits share U+FFFD's first byte (EF): not taken for it.
         assert_eq!(bad("1. 炮二平五 马８进７ {８} *\n"), None);
+        // The reader tells whether a game's text held U+FFFD anywhere (a game after one that
+        // did is told apart), and the look through the game is kept for games not so marked.
+        let records = read(
+            "[Event \"\u{fffd}\"]\n\n1. 炮二平五 *\n\n[Event \"杯\"]\n\n1. 车一进一 *\n".as_bytes(),
+            Some("pgn"),
+            ReadOptions::default(),
+        )
+        .unwrap();
+        let flags: Vec<bool> = records
+            .games
+            .iter()
+            .map(|g| g.as_ref().unwrap().replacement_free)
+            .collect();
+        assert_eq!(flags, [false, true]);
+        let mut built = records.games[1].clone().unwrap();
+        built.replacement_free = false;
+        built.moves[0].comment = Some("\u{fffd}".to_owned());
+        assert_eq!(undecodable(&built), Some("a comment".to_owned()));
         // Looked for everywhere in a text, and in every line of the tree, the main line first.
         for (text, want) in [
             ("\u{fffd}", true),
