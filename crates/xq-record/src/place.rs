@@ -27,7 +27,13 @@ impl Place {
     }
 
     /// The file offset of `text[pos..]`.
+    #[inline]
     pub(crate) fn offset(&mut self, text: &str, pos: usize, encoding: Encoding) -> usize {
+        if encoding == Encoding::Utf8 {
+            // Byte for byte (line ends and byte-order marks are mended in place, keeping their
+            // length): nothing to count.
+            return self.base + pos;
+        }
         if pos < self.pos {
             self.pos = 0;
             self.offset = self.base;
