@@ -185,6 +185,7 @@ impl<'a> PgnReader<'a> {
         self.pos = end;
     }
 
+    #[inline(always)]
     fn skip_space(&mut self) {
         let bytes = &self.text.as_bytes()[..self.end];
         // The place moves forward only: what was looked at is noted once, at the end (the byte
