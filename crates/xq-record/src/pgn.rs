@@ -592,8 +592,8 @@ impl<'a> PgnReader<'a> {
         }
         let mut main = stack.pop().unwrap_or_default();
         // Copied out at its length; the scratch keeps its room (what mem::take would not).
-        #[allow(clippy::drain_collect)]
-        let moves: Vec<Node> = main.drain(..).collect();
+        let mut moves = Vec::with_capacity(main.len());
+        moves.extend(main.drain(..));
         game.moves = moves;
         if main.capacity() <= MAIN_LINE_KEPT {
             MAIN_LINE.set(main);
@@ -759,7 +759,8 @@ fn result_token(token: &str) -> Option<&'static str> {
 
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
 fn strip_move_number(token: &str) -> Option<&str> {
-    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    // Counted by bytes: an ASCII digit is one byte, and no byte of another character is one.
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
         return Some(token);
     }
