@@ -593,7 +593,7 @@ impl<'a> PgnReader<'a> {
         let mut main = stack.pop().unwrap_or_default();
         // Copied out at its length; the scratch keeps its room (what mem::take would not).
         let mut moves = Vec::with_capacity(main.len());
-        moves.extend(main.drain(..));
+        moves.append(&mut main);
         game.moves = moves;
         if main.capacity() <= MAIN_LINE_KEPT {
             MAIN_LINE.set(main);
