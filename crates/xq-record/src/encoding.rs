@@ -252,6 +252,15 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
     text
 }
 
+/// Bytes decoding could not read, which the text holds as one U+FFFD: where they stand in the
+/// file (a byte offset) and how many they are, so that places after them in the text can be
+/// told in the file (U+FFFD's own length in the file's encoding is not theirs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Replaced {
+    pub(crate) offset: usize,
+    pub(crate) len: u8,
+}
+
 /// Decodes the text of a record file, line by line, so that nothing is lost:
 ///
 /// * A line that is valid UTF-8 is read as UTF-8 even in a file whose encoding is GBK or Big5
@@ -315,8 +324,14 @@ impl TextDecoder {
     }
 
     /// Decodes `bytes`: whole lines of the file, in order (the first call gets the file's start,
-    /// where a byte-order mark is dropped).
-    pub(crate) fn decode(&mut self, bytes: &[u8]) -> String {
+    /// where a byte-order mark is dropped), which start at byte `origin` of the file; the bytes
+    /// that are not text are noted in `replaced`, in order.
+    pub(crate) fn decode(
+        &mut self,
+        bytes: &[u8],
+        origin: usize,
+        replaced: &mut Vec<Replaced>,
+    ) -> String {
         let at_start = !std::mem::replace(&mut self.started, true);
         if self.undecided && !bytes.is_ascii() {
             self.undecided = false;
@@ -331,7 +346,7 @@ impl TextDecoder {
             || bytes.is_ascii()
             || (self.encoding == Encoding::Utf8 && valid_utf8_up_to(bytes) == bytes.len());
         let mut text = if simple {
-            self.decode_piece(bytes, self.encoding, at_start)
+            self.decode_piece(bytes, self.encoding, at_start, origin, replaced)
         } else {
             // Each line in UTF-8 if it is UTF-8, else in the legacy encoding. Lines are decoded
             // in runs (from a line that is not UTF-8 to the next non-ASCII line that is): a line
@@ -364,7 +379,11 @@ impl TextDecoder {
                 match utf8 {
                     Some(s) => {
                         if let Some(from) = run.take() {
-                            self.flush_run(&bytes[from..start], bytes, &mut text, &mut first);
+                            let run = Run {
+                                bytes: &bytes[from..start],
+                                at: origin + from,
+                            };
+                            self.flush_run(run, bytes, &mut text, &mut first, replaced);
                         }
                         text.push_str(if first {
                             s.trim_start_matches('\u{feff}')
@@ -379,7 +398,11 @@ impl TextDecoder {
                 }
             }
             if let Some(from) = run {
-                self.flush_run(&bytes[from..at], bytes, &mut text, &mut first);
+                let run = Run {
+                    bytes: &bytes[from..],
+                    at: origin + from,
+                };
+                self.flush_run(run, bytes, &mut text, &mut first, replaced);
             }
             text
         };
@@ -394,30 +417,83 @@ impl TextDecoder {
 
     /// Decodes `run`, lines of `bytes` that are not UTF-8, in the legacy encoding (told from
     /// `bytes` if not yet) onto `text`.
-    fn flush_run(&mut self, run: &[u8], bytes: &[u8], text: &mut String, first: &mut bool) {
+    fn flush_run(
+        &mut self,
+        run: Run<'_>,
+        bytes: &[u8],
+        text: &mut String,
+        first: &mut bool,
+        replaced: &mut Vec<Replaced>,
+    ) {
         let legacy = *self.legacy.get_or_insert_with(|| detect_legacy(bytes));
-        let piece = self.decode_piece(run, legacy, *first);
+        let piece = self.decode_piece(run.bytes, legacy, *first, run.at, replaced);
         text.push_str(&piece);
         *first = false;
     }
 
-    /// `bytes` in `encoding`; a byte-order mark dropped only at the file's start.
-    fn decode_piece(&mut self, bytes: &[u8], encoding: Encoding, at_start: bool) -> String {
-        let (text, _) = if at_start {
+    /// `bytes` (from byte `at` of the file) in `encoding`; a byte-order mark dropped only at the
+    /// file's start. Each sequence of bytes that is not text becomes U+FFFD, noted in `replaced`.
+    fn decode_piece(
+        &mut self,
+        bytes: &[u8],
+        encoding: Encoding,
+        at_start: bool,
+        at: usize,
+        replaced: &mut Vec<Replaced>,
+    ) -> String {
+        if at_start {
             // Only this encoding's own byte-order mark is dropped: another's never switches the
             // decoding (a given encoding is the encoding).
             self.bom = match encoding_rs::Encoding::for_bom(bytes) {
                 Some((found, len)) if found == encoding.decoder() => len,
                 _ => 0,
             };
-            encoding
-                .decoder()
-                .decode_without_bom_handling(&bytes[self.bom..])
-        } else {
-            encoding.decoder().decode_without_bom_handling(bytes)
+        }
+        let skip = if at_start { self.bom } else { 0 };
+        let src = &bytes[skip..];
+        // Text throughout, as almost always: decoded at once.
+        if let Some(text) = encoding
+            .decoder()
+            .decode_without_bom_handling_and_without_replacement(src)
+        {
+            return text.into_owned();
+        }
+        let mut decoder = encoding.decoder().new_decoder_without_bom_handling();
+        let room = |decoder: &encoding_rs::Decoder, left: usize| {
+            decoder
+                .max_utf8_buffer_length_without_replacement(left)
+                .unwrap_or(left.saturating_mul(3))
         };
-        text.into_owned()
+        let mut text = String::with_capacity(room(&decoder, src.len()));
+        let mut read = 0;
+        loop {
+            let (result, n) =
+                decoder.decode_to_string_without_replacement(&src[read..], &mut text, true);
+            read += n;
+            match result {
+                encoding_rs::DecoderResult::InputEmpty => return text,
+                encoding_rs::DecoderResult::OutputFull => {
+                    text.reserve(room(&decoder, src.len() - read).max(4));
+                }
+                encoding_rs::DecoderResult::Malformed(len, after) => {
+                    // The sequence ends `after` bytes before what was read (its bytes are all in
+                    // `src`: the whole of it is decoded in one call).
+                    let end = read.saturating_sub(usize::from(after));
+                    replaced.push(Replaced {
+                        offset: at + skip + end.saturating_sub(usize::from(len)),
+                        len,
+                    });
+                    text.push('\u{fffd}');
+                }
+            }
+        }
     }
+}
+
+/// Lines of a file decoded together, and the byte of the file where they start.
+struct Run<'a> {
+    bytes: &'a [u8],
+    at: usize,
 }
 
 /// The end of the line of `bytes` that starts at `start` (one past its LF, or the end of
@@ -727,7 +803,7 @@ mod tests {
                 });
             } else {
                 let legacy = *decoder.legacy.get_or_insert_with(|| detect_legacy(bytes));
-                text.push_str(&decoder.decode_piece(line, legacy, first));
+                text.push_str(&decoder.decode_piece(line, legacy, first, 0, &mut Vec::new()));
             }
             first = false;
         }
@@ -764,7 +840,7 @@ mod tests {
                     let mut runs = TextDecoder::new(encoding, true);
                     runs.started = !at_start;
                     let mut reference = runs.clone();
-                    let got = runs.decode(&bytes);
+                    let got = runs.decode(&bytes, 0, &mut Vec::new());
                     let simple = bytes.is_ascii()
                         || (encoding == Encoding::Utf8 && std::str::from_utf8(&bytes).is_ok());
                     if simple {

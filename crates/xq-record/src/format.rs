@@ -221,12 +221,14 @@ pub(crate) fn read_with(
 ) -> Result<Records, ReadError> {
     let binary = is_binary(bytes);
     let forced_binary = options.format.is_some_and(|f| !f.is_text());
+    // The bytes that are not text, for placing what follows them in the file.
+    let mut replaced = Vec::new();
     let (encoding, text, bom) = if binary || forced_binary {
         (None, None, 0)
     } else {
         let enc = options.encoding.unwrap_or_else(|| encoding::detect(bytes));
         let mut decoder = encoding::TextDecoder::new(enc, options.encoding.is_none());
-        let text = decoder.decode(bytes);
+        let text = decoder.decode(bytes, 0, &mut replaced);
         (Some(enc), Some(text), decoder.bom_len())
     };
     let format = match options.format {
@@ -261,7 +263,7 @@ pub(crate) fn read_with(
             json::read_json(text)
                 .map_err(|e| {
                     let encoding = encoding.unwrap_or(Encoding::Utf8);
-                    Place::new(bom).locate_error(e, text, encoding)
+                    Place::new(bom, &replaced).locate_error(e, text, encoding)
                 })?
                 .into_iter()
                 .map(Ok)
@@ -271,14 +273,14 @@ pub(crate) fn read_with(
         Format::Pgn => pgn::pgn_games(
             text_or_err()?,
             encoding.unwrap_or(Encoding::Utf8),
-            bom,
+            Place::new(bom, &replaced),
             max_game,
         ),
     };
     // Text readers place start positions in the decoded text; the file has its own offsets.
     let games = match (format, text.as_deref(), encoding) {
         (Format::Cbf | Format::Dhtmlxq | Format::Txt, Some(text), Some(encoding)) => {
-            let mut place = Place::new(bom);
+            let mut place = Place::new(bom, &replaced);
             games
                 .into_iter()
                 .map(|item| place.locate(item, text, encoding))

@@ -777,17 +777,16 @@ fn strip_move_number(token: &str) -> Option<&str> {
     }
 }
 
-/// The games of PGN `text` (decoded from the bytes at file offset `base` in `encoding`), errors
-/// and start positions placed by their byte offset in the file; games longer than `max_game`
-/// bytes are errors.
+/// The games of PGN `text` (decoded from the bytes of the file in `encoding` that `place` places
+/// it in), errors, moves and start positions placed by their byte offset in the file; games
+/// longer than `max_game` bytes are errors.
 pub(crate) fn pgn_games(
     text: &str,
     encoding: Encoding,
-    base: usize,
+    mut place: Place<'_>,
     max_game: usize,
 ) -> Vec<Result<Game, ReadError>> {
     let mut reader = PgnReader::resume(text, 1, 0, Skip::None, true, max_game);
-    let mut place = Place::new(base);
     let mut games = Vec::new();
     while let Step::Game(item) = reader.step(true) {
         games.push(place.locate(item, text, encoding));

@@ -3,33 +3,41 @@
 //! which a person or tool can seek to.
 
 use crate::{
-    encoding::{self, Encoding},
+    encoding::{self, Encoding, Replaced},
     error::ReadError,
     game::{Game, Node},
 };
 
 /// Byte offsets in the file of positions in a decoded text, found moving forward (moving back
 /// starts again from the text's start).
-pub(crate) struct Place {
+pub(crate) struct Place<'a> {
     pos: usize,
     offset: usize,
     base: usize,
+    /// The bytes that are not text, as decoding noted them (in order): each U+FFFD of the text
+    /// that stands for some is measured by them.
+    replaced: &'a [Replaced],
+    /// The first of `replaced` not yet passed.
+    next: usize,
 }
 
-impl Place {
-    /// Positions in a text decoded from the bytes at file offset `base`.
-    pub(crate) fn new(base: usize) -> Place {
+impl<'a> Place<'a> {
+    /// Positions in a text decoded from the bytes at file offset `base`, with the bytes not text
+    /// among them (`replaced`).
+    pub(crate) fn new(base: usize, replaced: &'a [Replaced]) -> Place<'a> {
         Place {
             pos: 0,
             offset: base,
             base,
+            replaced,
+            next: 0,
         }
     }
 
     /// The file offset of `text[pos..]`.
     #[inline]
     pub(crate) fn offset(&mut self, text: &str, pos: usize, encoding: Encoding) -> usize {
-        if encoding == Encoding::Utf8 {
+        if encoding == Encoding::Utf8 && self.replaced.is_empty() {
             // Byte for byte (line ends and byte-order marks are mended in place, keeping their
             // length): nothing to count.
             return self.base + pos;
@@ -37,11 +45,45 @@ impl Place {
         if pos < self.pos {
             self.pos = 0;
             self.offset = self.base;
+            self.next = 0;
         }
         let piece = text.get(self.pos..pos).unwrap_or("");
-        self.offset += encoded_len(piece, encoding);
+        self.offset = if self.replaced.is_empty() {
+            self.offset + encoded_len(piece, encoding)
+        } else {
+            self.measure_replaced(piece, encoding)
+        };
         self.pos = pos;
         self.offset
+    }
+
+    /// The file offset after `piece`, the text from the current place on, when the file has
+    /// bytes that are not text: a U+FFFD that stands for some is as long as they are (one that
+    /// does not, a character of a UTF-8 file, is measured as any character).
+    fn measure_replaced(&mut self, piece: &str, encoding: Encoding) -> usize {
+        let mut offset = self.offset;
+        let mut parts = piece.split('\u{fffd}');
+        if let Some(first) = parts.next() {
+            offset += encoded_len(first, encoding);
+        }
+        for part in parts {
+            while self
+                .replaced
+                .get(self.next)
+                .is_some_and(|r| r.offset < offset)
+            {
+                self.next += 1;
+            }
+            offset += match self.replaced.get(self.next) {
+                Some(r) if r.offset == offset => {
+                    self.next += 1;
+                    usize::from(r.len)
+                }
+                _ => encoded_len("\u{fffd}", encoding),
+            };
+            offset += encoded_len(part, encoding);
+        }
+        offset
     }
 
     /// `item` as read from `text`, its places (an error's offset, the offset of a game's start
@@ -93,10 +135,14 @@ pub(crate) fn newlines(bytes: &[u8]) -> u32 {
         .fold(0u32, u32::wrapping_add)
 }
 
-impl Place {
+impl Place<'_> {
     /// The moves of `line` placed in the file, in the order they are written: a move, the
     /// variations replacing it, then the next move.
     fn locate_moves(&mut self, line: &mut [Node], text: &str, encoding: Encoding) {
+        if encoding == Encoding::Utf8 && self.replaced.is_empty() {
+            shift_moves(line, self.base);
+            return;
+        }
         for node in line {
             if let Some(pos) = node.source_offset {
                 node.source_offset = Some(self.offset(text, pos, encoding));
@@ -104,6 +150,19 @@ impl Place {
             for variation in &mut node.variations {
                 self.locate_moves(variation, text, encoding);
             }
+        }
+    }
+}
+
+/// The moves of `line` placed `by` bytes on: placed in UTF-8 text whose bytes are the file's
+/// from byte `by` on (see [`Place::offset`]).
+fn shift_moves(line: &mut [Node], by: usize) {
+    for node in line {
+        if let Some(pos) = &mut node.source_offset {
+            *pos += by;
+        }
+        for variation in &mut node.variations {
+            shift_moves(variation, by);
         }
     }
 }
@@ -119,7 +178,8 @@ fn encoded_len(text: &str, encoding: Encoding) -> usize {
 }
 
 /// What each byte of UTF-8 text decoded from Big5 adds to its length in Big5 (an ASCII byte 1,
-/// a byte leading any other character 2, a continuation byte nothing), and, in the upper half,
+/// a byte leading any other character 2 but a combining mark, a continuation byte nothing),
+/// and, in the upper half,
 /// how many BD bytes (the last of U+FFFD) there are (texts read are far below 2 GiB, so the
 /// halves never mix).
 const BIG5_WEIGHT: [u64; 256] = {
@@ -128,6 +188,9 @@ const BIG5_WEIGHT: [u64; 256] = {
     while b < 256 {
         table[b] = match b {
             0x00..=0x7F => 1,
+            // Combining marks (U+0300–U+036F): in Big5 only the second character of the four
+            // codes that stand for two, which are two bytes with the first.
+            0xCC | 0xCD => 0,
             0xC0..=0xFF => 2,
             0xBD => 1 << 32,
             _ => 0,
@@ -156,18 +219,28 @@ fn big5_len(text: &str) -> usize {
 /// The length in GBK or Big5 of `c`, a character of a text decoded from it. Counted, not
 /// encoded, for the characters records are made of (encoding each piece of text between two
 /// moves took a third of the time of checking a Big5 archive): ASCII is one byte, every other
-/// character of Big5 two (the text came from the file, so it is in Big5); in GBK (read as
+/// character of Big5 two (the text came from the file, so it is in Big5), but a combining mark,
+/// which Big5 has only after a letter in the four codes that stand for two characters
+/// (`Ê̄` …), nothing; in GBK (read as
 /// GB 18030) the unified ideographs U+4E00–U+9FA5 and the full-width forms are two bytes, and
-/// rarer characters are encoded to be measured. U+FFFD, which stands for bytes that are not
-/// text, is measured as before (its encoded form). A file that mixes UTF-8 lines into GBK or
-/// Big5 ones is not placed exactly after such a line (as before: encoding the UTF-8 line's
-/// characters did not give their length in the file either).
+/// rarer characters are measured by the GB 18030 code they were read from (four bytes for the
+/// characters GBK has no two-byte code for; two for the few two-byte codes GB 18030 reads as
+/// characters it writes otherwise). U+FFFD here is a character of the file, not bytes that are
+/// not text (those are measured as decoding found them): in Big5, which has none, it is measured
+/// by its encoded form. A file that mixes UTF-8 lines into GBK or Big5 ones is not placed
+/// exactly after such a line (encoding the UTF-8 line's characters does not give their length
+/// in the file).
 fn double_byte_len(c: char, encoding: Encoding) -> usize {
     match c {
         _ if c.is_ascii() => 1,
-        '\u{fffd}' => encoding::encode("\u{fffd}", encoding).len(),
-        _ if encoding == Encoding::Big5 => 2,
-        '\u{4e00}'..='\u{9fa5}' | '\u{ff01}'..='\u{ff5e}' => 2,
+        '\u{300}'..='\u{36f}' if encoding == Encoding::Big5 => 0,
+        _ if encoding == Encoding::Big5 && c != '\u{fffd}' => 2,
+        '\u{4e00}'..='\u{9fa5}' | '\u{ff01}'..='\u{ff5e}' if encoding == Encoding::Gbk => 2,
+        _ if encoding == Encoding::Gbk => {
+            let mut utf8 = [0; 4];
+            let (code, _, unmappable) = encoding_rs::GB18030.encode(c.encode_utf8(&mut utf8));
+            if unmappable { 2 } else { code.len() }
+        }
         _ => encoding::encode(c.encode_utf8(&mut [0; 4]), encoding).len(),
     }
 }
@@ -216,13 +289,19 @@ mod tests {
                 "{c}"
             );
         }
-        // Every character Big5 decodes to from a two-byte code is counted two bytes.
+        // What Big5 decodes a two-byte code to (a character, or two for four codes) is counted
+        // two bytes, counted from the bytes or character by character.
         for lead in 0x81..=0xFEu8 {
             for trail in (0x40..=0x7Eu8).chain(0xA1..=0xFE) {
                 let pair = [lead, trail];
                 let text = encoding::decode(&pair, Encoding::Big5);
-                if !text.contains('\u{fffd}') && text.chars().count() == 1 {
+                if !text.contains('\u{fffd}') {
                     assert_eq!(encoded_len(&text, Encoding::Big5), 2, "{lead:x} {trail:x}");
+                    let by_char: usize = text
+                        .chars()
+                        .map(|c| double_byte_len(c, Encoding::Big5))
+                        .sum();
+                    assert_eq!(by_char, 2, "{lead:x} {trail:x}");
                 }
             }
         }
@@ -240,13 +319,42 @@ mod tests {
                 .sum();
             assert_eq!(big5_len(text), by_char, "{text}");
         }
+        // GBK is read as GB 18030: every character read from a two-byte code is counted two
+        // bytes, and from a four-byte code (one in 97 of them) four.
+        let read = |code: &[u8]| {
+            let (text, bad) = encoding_rs::GB18030.decode_without_bom_handling(code);
+            (!bad && text.chars().count() == 1).then(|| text.into_owned())
+        };
+        for lead in 0x81..=0xFEu8 {
+            for trail in (0x40..=0x7Eu8).chain(0x80..=0xFE) {
+                if let Some(text) = read(&[lead, trail]) {
+                    assert_eq!(encoded_len(&text, Encoding::Gbk), 2, "{lead:x} {trail:x}");
+                }
+            }
+        }
+        for n in (0..4 * 10 * 126 * 10u32).step_by(97) {
+            let code = [
+                0x81 + (n / 12600) as u8,
+                0x30 + (n / 1260 % 10) as u8,
+                0x81 + (n / 10 % 126) as u8,
+                0x30 + (n % 10) as u8,
+            ];
+            if let Some(text) = read(&code) {
+                assert_eq!(encoded_len(&text, Encoding::Gbk), 4, "{code:x?}");
+            }
+        }
         let mixed = "1. 炮五平四 馬８進７ {好} \u{fffd}\u{fffd}a\u{fffd}";
-        for enc in [Encoding::Gbk, Encoding::Big5, Encoding::Utf8] {
+        for enc in [Encoding::Big5, Encoding::Utf8] {
             assert_eq!(
                 encoded_len(mixed, enc),
                 encoding::encode(mixed, enc).len(),
                 "{enc:?}"
             );
         }
+        // A U+FFFD of a GBK file is a character there, written with GB 18030's four bytes.
+        assert_eq!(
+            encoded_len(mixed, Encoding::Gbk),
+            encoding_rs::GB18030.encode(mixed).0.len()
+        );
     }
 }

@@ -20,7 +20,7 @@ use std::{
 };
 
 use crate::{
-    encoding::{self, Encoding, TextDecoder},
+    encoding::{self, Encoding, Replaced, TextDecoder},
     error::{ReadError, ReadErrorKind},
     format::{self, Format, ReadOptions, Records},
     game::Game,
@@ -245,6 +245,8 @@ impl<'r> GameStream<'r> {
             at: Reading {
                 text: String::new(),
                 offset: 0,
+                end: 0,
+                replaced: Vec::new(),
                 line: 1,
                 game: 0,
                 skip: Skip::None,
@@ -432,7 +434,10 @@ impl PgnChunks<'_> {
     fn absorb(&mut self, bytes: &[u8]) {
         let first = !self.started;
         self.started = true;
-        let piece = self.decoder.decode(bytes);
+        let piece = self
+            .decoder
+            .decode(bytes, self.at.end, &mut self.at.replaced);
+        self.at.end += bytes.len();
         if first {
             self.at.offset = self.decoder.bom_len();
         }
@@ -451,7 +456,7 @@ impl PgnChunks<'_> {
             self.at.line_start,
             self.limits.max_game,
         );
-        let mut place = Place::new(self.at.offset);
+        let mut place = Place::new(self.at.offset, &self.at.replaced);
         let (from, skip, game) = loop {
             match reader.step(self.eof) {
                 Step::Game(item) => {
@@ -467,7 +472,9 @@ impl PgnChunks<'_> {
             }
         };
         let consumed = &self.at.text[..from];
-        self.at.offset = place.offset(&self.at.text, from, self.encoding);
+        let offset = place.offset(&self.at.text, from, self.encoding);
+        self.at.offset = offset;
+        self.at.replaced.retain(|r| r.offset >= offset);
         self.at.line += newlines(consumed.as_bytes());
         if from > 0 {
             self.at.line_start = consumed.ends_with('\n');
@@ -560,8 +567,8 @@ impl PgnChunks<'_> {
             && (self.at.skip == AFTER_RESULT || (self.at.skip == Skip::None && starts_with_tags))
             && self.at.line_start
             && self.at.line == piece.line
-            // Offsets counted in the decoded text drift from the file's after bytes that are
-            // not text: such a file is read in order from there, as reading whole places it.
+            // (The place in the file counted through the text, bytes that are not text
+            // measured as decoding found them, is where the piece starts.)
             && self.at.offset == piece.offset
             && self.decoder == piece.decoder;
         match end {
@@ -658,6 +665,10 @@ struct Reading {
     text: String,
     /// The byte offset in the file of `text`'s start.
     offset: usize,
+    /// The byte offset in the file where the bytes decoded into `text` end.
+    end: usize,
+    /// The bytes among them that are not text (each a U+FFFD of `text`).
+    replaced: Vec<Replaced>,
     /// The line (1-based) on which `text` starts.
     line: u32,
     /// The index of the next game.
@@ -682,7 +693,8 @@ impl Piece {
             };
         }
         let mut decoder = self.decoder.clone();
-        let text = decoder.decode(&self.bytes);
+        let mut replaced = Vec::new();
+        let text = decoder.decode(&self.bytes, self.offset, &mut replaced);
         if decoder != self.decoder {
             // Decoding this piece tells the decoder something (a line in another encoding):
             // decoded in order instead.
@@ -700,6 +712,8 @@ impl Piece {
             at: Reading {
                 text,
                 offset: self.offset,
+                end: self.offset + self.bytes.len(),
+                replaced,
                 line: self.line,
                 game: 0,
                 skip: AFTER_RESULT,
@@ -821,20 +835,7 @@ mod tests {
             };
             let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
             assert!(whole.iter().flatten().any(|g| g.fen_offset.is_some()));
-            for (head, chunk, max_line) in [(1, 1, 1), (16, 9, 3), (200, 64, 17), (4096, 333, 40)] {
-                let limits = Limits {
-                    head,
-                    chunk,
-                    max_line,
-                    ..Limits::default()
-                };
-                let streamed: Vec<_> =
-                    GameStream::with_limits(&bytes[..], Some("pgn"), options, limits)
-                        .unwrap()
-                        .collect();
-                assert_eq!(streamed, whole, "{encoding:?} {limits:?}");
-                pieced_is_whole(&bytes, options, limits, &Ok(whole.clone()));
-            }
+            every_way_is_whole(&bytes, options, &whole);
         }
     }
 
@@ -952,6 +953,156 @@ mod tests {
 
     /// Streaming in pieces read on their own gives what reading whole gives.
     /// Returns how many pieces were read on their own and kept.
+    /// Bytes that are not text (a lone lead byte, a pair no character has, a byte no encoding
+    /// starts a character with), before moves, in comments and in tags: every move and start
+    /// position is still placed at its own text in the file, read whole, streamed or in pieces,
+    /// and so is an error after them.
+    #[test]
+    fn bytes_that_are_not_text_keep_later_places_right() {
+        for encoding in [Encoding::Big5, Encoding::Gbk, Encoding::Utf8] {
+            let bad: [&[u8]; 3] = match encoding {
+                // Big5: a lead byte before a space, an unassigned pair, a byte no code uses.
+                Encoding::Big5 => [b"\xa4", b"\xc8\x40", b"\xff"],
+                // GBK (read as GB18030): a byte no code uses, a four-byte code cut short, a
+                // lead byte before a byte no code has second.
+                Encoding::Gbk => [b"\xff", b"\x81\x30", b"\x81\x7f"],
+                // UTF-8: a character cut short, a byte no character starts with, two such.
+                _ => [b"\xe7\x82", b"\xc0", b"\xff\xfe"],
+            };
+            let decoding = match encoding {
+                Encoding::Big5 => encoding_rs::BIG5,
+                Encoding::Gbk => encoding_rs::GB18030,
+                _ => encoding_rs::UTF_8,
+            };
+            // (Traditional characters: Big5 has no simplified ones.)
+            let enc = |t: &str| encoding::encode(t, encoding).into_owned();
+            let mut bytes = Vec::new();
+            for i in 0..30 {
+                let b = bad[i % 3];
+                bytes.extend(enc(&format!("[Event \"game {i} ")));
+                bytes.extend(b);
+                bytes.extend(enc("\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\n1. 炮二平五 {"));
+                // A character of four bytes (U+20000; GBK as GB 18030 writes it), or in Big5 a
+                // code that stands for two characters (Ê̄).
+                bytes.extend(match encoding {
+                    Encoding::Gbk => &b"\x95\x32\x82\x36"[..],
+                    Encoding::Utf8 => "\u{20000}".as_bytes(),
+                    _ => b"\x88\x62",
+                });
+                bytes.extend(b);
+                bytes.extend(enc("好} 馬８進７ "));
+                bytes.extend(b);
+                bytes.extend(enc(" 2. 馬二進三 ("));
+                bytes.extend(b);
+                bytes.extend(enc(" 2. 兵七進一) 車９平８ *\n\n"));
+            }
+            bytes.extend(enc("[Event \"last\"]\n\n1. 炮二平五 {"));
+            bytes.extend(bad[2]);
+            bytes.extend(enc("} 1. (馬８進７ "));
+            let broken = bytes.len();
+            bytes.extend(enc("*\n"));
+            let options = ReadOptions {
+                encoding: Some(encoding),
+                format: Some(Format::Pgn),
+            };
+            let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+            let mut moves = 0;
+            for game in whole.iter().flatten() {
+                let fen = game.fen.as_deref().unwrap();
+                let at = game.fen_offset.unwrap();
+                assert_eq!(&bytes[at..at + fen.len()], enc(fen), "{encoding:?}");
+                moves += moves_placed(game, &bytes, decoding);
+            }
+            assert_eq!(moves, 30 * 7, "{encoding:?}");
+            let last = whole.last().unwrap().as_ref().unwrap_err();
+            assert_eq!(last.offset, Some(broken), "{encoding:?}: {last}");
+            every_way_is_whole(&bytes, options, &whole);
+        }
+    }
+
+    /// Random bytes (PGN's marks among bytes of every kind) in each encoding: whatever is read,
+    /// each move is placed where its text stands in the file, and each error within the file.
+    #[test]
+    fn random_bytes_are_placed_where_they_stand() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let marks = b"[]{}()\" \n\n.1234*;";
+        for case in 0..600 {
+            let bytes: Vec<u8> = (0..300 + case % 200)
+                .map(|_| match next() % 8 {
+                    0..=3 => 0x81 + (next() % 0x7E) as u8,
+                    4 => 0x40 + (next() % 0x40) as u8,
+                    _ => marks[(next() % marks.len() as u64) as usize],
+                })
+                .collect();
+            for (encoding, decoding) in [
+                (Encoding::Big5, encoding_rs::BIG5),
+                (Encoding::Gbk, encoding_rs::GB18030),
+                (Encoding::Utf8, encoding_rs::UTF_8),
+            ] {
+                let options = ReadOptions {
+                    encoding: Some(encoding),
+                    format: Some(Format::Pgn),
+                };
+                for item in format::read(&bytes, Some("pgn"), options).unwrap().games {
+                    let game = match item {
+                        Ok(game) => game,
+                        Err(e) => {
+                            assert!(e.offset.is_some_and(|at| at <= bytes.len()), "{e}");
+                            continue;
+                        }
+                    };
+                    moves_placed(&game, &bytes, decoding);
+                }
+            }
+        }
+    }
+
+    /// Reading `bytes` streamed and in pieces, with heads, pieces and lines of several sizes,
+    /// gives `whole`, the games read whole.
+    fn every_way_is_whole(bytes: &[u8], options: ReadOptions, whole: &[Result<Game, ReadError>]) {
+        for (head, chunk, max_line) in [(1, 1, 1), (16, 9, 3), (200, 64, 17), (4096, 333, 40)] {
+            let limits = Limits {
+                head,
+                chunk,
+                max_line,
+                ..Limits::default()
+            };
+            let streamed: Vec<_> = GameStream::with_limits(bytes, Some("pgn"), options, limits)
+                .unwrap()
+                .collect();
+            assert_eq!(streamed, whole, "{options:?} {limits:?}");
+            pieced_is_whole(bytes, options, limits, &Ok(whole.to_vec()));
+        }
+    }
+
+    /// Checks that the file `bytes` read (in `decoding`) from each move's place starts with the
+    /// move (a U+FFFD of its own included); how many moves `game` has.
+    fn moves_placed(game: &Game, bytes: &[u8], decoding: &'static encoding_rs::Encoding) -> usize {
+        let mut moves = 0;
+        let mut lines = vec![game.moves.as_slice()];
+        while let Some(line) = lines.pop() {
+            for node in line {
+                let text = node.text.as_deref().unwrap();
+                let at = node.source_offset.unwrap();
+                let there = &bytes[at..(at + 4 * text.len()).min(bytes.len())];
+                let read = decoding.decode_without_bom_handling(there).0;
+                assert!(
+                    read.starts_with(text),
+                    "{text} at {at}: {read} in {bytes:x?}"
+                );
+                moves += 1;
+                lines.extend(node.variations.iter().map(Vec::as_slice));
+            }
+        }
+        moves
+    }
+
     fn pieced_is_whole(bytes: &[u8], options: ReadOptions, limits: Limits, whole: &Read) -> usize {
         let mut kept = 0;
         for ahead in [1, 3] {
