@@ -385,11 +385,14 @@ impl TextDecoder {
                             };
                             self.flush_run(run, bytes, &mut text, &mut first, replaced);
                         }
-                        text.push_str(if first {
-                            s.trim_start_matches('\u{feff}')
+                        if first {
+                            // The file's byte-order mark, dropped: the text starts after it.
+                            let after = s.trim_start_matches('\u{feff}');
+                            self.bom = s.len() - after.len();
+                            text.push_str(after);
                         } else {
-                            s
-                        });
+                            text.push_str(s);
+                        }
                         first = false;
                     }
                     None => {

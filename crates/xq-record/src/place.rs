@@ -188,8 +188,8 @@ const BIG5_WEIGHT: [u64; 256] = {
     while b < 256 {
         table[b] = match b {
             0x00..=0x7F => 1,
-            // Combining marks (U+0300–U+036F): in Big5 only the second character of the four
-            // codes that stand for two, which are two bytes with the first.
+            // Combining marks and the rest of U+0300–U+037F: in Big5 only the second character
+            // of the four codes that stand for two, which are two bytes with the first.
             0xCC | 0xCD => 0,
             0xC0..=0xFF => 2,
             0xBD => 1 << 32,
@@ -233,7 +233,10 @@ fn big5_len(text: &str) -> usize {
 fn double_byte_len(c: char, encoding: Encoding) -> usize {
     match c {
         _ if c.is_ascii() => 1,
-        '\u{300}'..='\u{36f}' if encoding == Encoding::Big5 => 0,
+        '\u{300}'..='\u{37f}' if encoding == Encoding::Big5 => 0,
+        // GBK writes € as the one byte 80 (this crate's writer too); GB 18030 also as A2 E3,
+        // which the text cannot tell apart.
+        '€' if encoding == Encoding::Gbk => 1,
         _ if encoding == Encoding::Big5 && c != '\u{fffd}' => 2,
         '\u{4e00}'..='\u{9fa5}' | '\u{ff01}'..='\u{ff5e}' if encoding == Encoding::Gbk => 2,
         _ if encoding == Encoding::Gbk => {
@@ -320,14 +323,18 @@ mod tests {
             assert_eq!(big5_len(text), by_char, "{text}");
         }
         // GBK is read as GB 18030: every character read from a two-byte code is counted two
-        // bytes, and from a four-byte code (one in 97 of them) four.
+        // bytes, and from a four-byte code (one in 97 of them) four; € one, as GBK writes it.
+        assert_eq!(
+            encoded_len("a€b", Encoding::Gbk),
+            encoding::encode("a€b", Encoding::Gbk).len()
+        );
         let read = |code: &[u8]| {
             let (text, bad) = encoding_rs::GB18030.decode_without_bom_handling(code);
             (!bad && text.chars().count() == 1).then(|| text.into_owned())
         };
         for lead in 0x81..=0xFEu8 {
             for trail in (0x40..=0x7Eu8).chain(0x80..=0xFE) {
-                if let Some(text) = read(&[lead, trail]) {
+                if let Some(text) = read(&[lead, trail]).filter(|t| t != "€") {
                     assert_eq!(encoded_len(&text, Encoding::Gbk), 2, "{lead:x} {trail:x}");
                 }
             }

@@ -951,15 +951,22 @@ mod tests {
         (games, stream.pieces_kept())
     }
 
-    /// Streaming in pieces read on their own gives what reading whole gives.
-    /// Returns how many pieces were read on their own and kept.
     /// Bytes that are not text (a lone lead byte, a pair no character has, a byte no encoding
     /// starts a character with), before moves, in comments and in tags: every move and start
     /// position is still placed at its own text in the file, read whole, streamed or in pieces,
     /// and so is an error after them.
     #[test]
     fn bytes_that_are_not_text_keep_later_places_right() {
-        for encoding in [Encoding::Big5, Encoding::Gbk, Encoding::Utf8] {
+        // Each encoding given, and GBK and Big5 told from the bytes (then read line by line, in
+        // runs of lines that are not UTF-8).
+        let cases = [
+            (Encoding::Big5, false),
+            (Encoding::Gbk, false),
+            (Encoding::Utf8, false),
+            (Encoding::Big5, true),
+            (Encoding::Gbk, true),
+        ];
+        for (encoding, told) in cases {
             let bad: [&[u8]; 3] = match encoding {
                 // Big5: a lead byte before a space, an unassigned pair, a byte no code uses.
                 Encoding::Big5 => [b"\xa4", b"\xc8\x40", b"\xff"],
@@ -1002,22 +1009,47 @@ mod tests {
             let broken = bytes.len();
             bytes.extend(enc("*\n"));
             let options = ReadOptions {
-                encoding: Some(encoding),
+                encoding: (!told).then_some(encoding),
                 format: Some(Format::Pgn),
             };
-            let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+            let records = format::read(&bytes, Some("pgn"), options).unwrap();
+            assert_eq!(records.encoding, Some(encoding));
+            let whole = records.games;
             let mut moves = 0;
             for game in whole.iter().flatten() {
                 let fen = game.fen.as_deref().unwrap();
                 let at = game.fen_offset.unwrap();
-                assert_eq!(&bytes[at..at + fen.len()], enc(fen), "{encoding:?}");
+                assert_eq!(&bytes[at..at + fen.len()], enc(fen), "{encoding:?} {told}");
                 moves += moves_placed(game, &bytes, decoding);
             }
-            assert_eq!(moves, 30 * 7, "{encoding:?}");
+            assert_eq!(moves, 30 * 7, "{encoding:?} {told}");
             let last = whole.last().unwrap().as_ref().unwrap_err();
-            assert_eq!(last.offset, Some(broken), "{encoding:?}: {last}");
-            every_way_is_whole(&bytes, options, &whole);
+            assert_eq!(last.offset, Some(broken), "{encoding:?} {told}: {last}");
+            // Pieces after the bad bytes are read on their own (their places are the file's).
+            // (An encoding told from the bytes is told from the head, or from the first piece
+            // with bytes that are not ASCII: a head of a few bytes and pieces of a line would
+            // tell it from the first line alone, which holds only a bad byte here.)
+            let kept = if told {
+                every_size_is_whole(&bytes, options, &whole, &[(200, 64, 17), (4096, 333, 40)])
+            } else {
+                every_way_is_whole(&bytes, options, &whole)
+            };
+            assert!(kept > 30, "{encoding:?} {told}: {kept} pieces kept");
         }
+    }
+
+    /// A UTF-8 file with a byte-order mark and a line in GBK is read line by line; the mark is
+    /// still dropped at the start, so the moves before that line are placed at their text.
+    #[test]
+    fn a_marked_file_read_line_by_line_keeps_its_places() {
+        let mut bytes = "\u{feff}[Event \"a\"]\n\n1. 炮二平五 马８进７ *\n\n"
+            .as_bytes()
+            .to_vec();
+        bytes.extend(encoding::encode("[Event \"马\"]\n\n1. 炮二平五 *\n", Encoding::Gbk).iter());
+        let records = format::read(&bytes, Some("pgn"), ReadOptions::default()).unwrap();
+        assert_eq!(records.encoding, Some(Encoding::Utf8));
+        let game = records.games[0].as_ref().unwrap();
+        assert_eq!(moves_placed(game, &bytes, encoding_rs::UTF_8), 2);
     }
 
     /// Random bytes (PGN's marks among bytes of every kind) in each encoding: whatever is read,
@@ -1049,7 +1081,11 @@ mod tests {
                     encoding: Some(encoding),
                     format: Some(Format::Pgn),
                 };
-                for item in format::read(&bytes, Some("pgn"), options).unwrap().games {
+                let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+                if case % 20 == 0 {
+                    every_way_is_whole(&bytes, options, &whole);
+                }
+                for item in whole {
                     let game = match item {
                         Ok(game) => game,
                         Err(e) => {
@@ -1064,9 +1100,29 @@ mod tests {
     }
 
     /// Reading `bytes` streamed and in pieces, with heads, pieces and lines of several sizes,
-    /// gives `whole`, the games read whole.
-    fn every_way_is_whole(bytes: &[u8], options: ReadOptions, whole: &[Result<Game, ReadError>]) {
-        for (head, chunk, max_line) in [(1, 1, 1), (16, 9, 3), (200, 64, 17), (4096, 333, 40)] {
+    /// gives `whole`, the games read whole; how many pieces were read on their own and kept.
+    fn every_way_is_whole(
+        bytes: &[u8],
+        options: ReadOptions,
+        whole: &[Result<Game, ReadError>],
+    ) -> usize {
+        every_size_is_whole(
+            bytes,
+            options,
+            whole,
+            &[(1, 1, 1), (16, 9, 3), (200, 64, 17), (4096, 333, 40)],
+        )
+    }
+
+    /// [`every_way_is_whole`] for these sizes of head, piece and line.
+    fn every_size_is_whole(
+        bytes: &[u8],
+        options: ReadOptions,
+        whole: &[Result<Game, ReadError>],
+        sizes: &[(usize, usize, usize)],
+    ) -> usize {
+        let mut kept = 0;
+        for &(head, chunk, max_line) in sizes {
             let limits = Limits {
                 head,
                 chunk,
@@ -1077,8 +1133,9 @@ mod tests {
                 .unwrap()
                 .collect();
             assert_eq!(streamed, whole, "{options:?} {limits:?}");
-            pieced_is_whole(bytes, options, limits, &Ok(whole.to_vec()));
+            kept += pieced_is_whole(bytes, options, limits, &Ok(whole.to_vec()));
         }
+        kept
     }
 
     /// Checks that the file `bytes` read (in `decoding`) from each move's place starts with the
@@ -1103,6 +1160,8 @@ mod tests {
         moves
     }
 
+    /// Streaming in pieces read on their own gives what reading whole gives.
+    /// Returns how many pieces were read on their own and kept.
     fn pieced_is_whole(bytes: &[u8], options: ReadOptions, limits: Limits, whole: &Read) -> usize {
         let mut kept = 0;
         for ahead in [1, 3] {
