@@ -262,6 +262,7 @@ impl<'r> GameStream<'r> {
                 ..Cut::default()
             },
             kept: (0, 0),
+            ahead: None,
         };
         Ok(GameStream {
             format,
@@ -342,6 +343,8 @@ struct PgnChunks<'r> {
     cut: Cut,
     /// Pieces whose reading on their own was kept, and those read again in order.
     kept: (usize, usize),
+    /// The decoder as the first piece leaves it (once that piece is cut).
+    ahead: Option<TextDecoder>,
 }
 
 impl PgnChunks<'_> {
@@ -500,13 +503,25 @@ impl PgnChunks<'_> {
             Ok(bytes) => (bytes, None),
             Err(e) => (Vec::new(), Some(io_error(&e))),
         };
+        // A piece is decoded as the decoder will be when the text before it is read. Until the
+        // first piece is read (in order, by `accept`), that is as the first piece leaves it:
+        // worked out here, once, so that pieces cut meanwhile can be read on their own.
+        let (decoder, encoding) = match &self.ahead {
+            Some(after) if !self.started => (after.clone(), after.encoding()),
+            _ => (self.decoder.clone(), self.encoding),
+        };
+        if first && error.is_none() {
+            let mut after = self.decoder.clone();
+            after.decode(&bytes, 0, &mut Vec::new());
+            self.ahead = Some(after);
+        }
         let piece = Piece {
             offset: self.cut.offset,
             line: self.cut.line,
             last: ended || error.is_some(),
             first,
-            decoder: self.decoder.clone(),
-            encoding: self.encoding,
+            decoder,
+            encoding,
             limits: self.limits,
             error,
             bytes,
@@ -726,6 +741,7 @@ impl Piece {
             pending: VecDeque::new(),
             cut: Cut::default(),
             kept: (0, 0),
+            ahead: None,
         };
         chunks.read_text();
         PieceRead {
@@ -807,8 +823,8 @@ mod tests {
                 .map(|g| g.unwrap().tag("Event").unwrap_or("").to_owned())
                 .collect();
             assert_eq!(pieced, whole, "chunk {chunk}, pieced");
-            // Most pieces start at a game and are read on their own (the first four were cut
-            // before the first was read: they are read again in order).
+            // Most pieces start at a game and are read on their own, those cut before the first
+            // was read too (decoded as the first leaves the decoder); the first is read in order.
             eprintln!("chunk {chunk}: {kept} kept, {again} again");
             if chunk == 4096 {
                 assert!(
@@ -818,6 +834,47 @@ mod tests {
             }
         }
         assert_eq!(whole.len(), 3000);
+    }
+
+    /// Pieces cut before the first is read (as a pipeline cuts them, ahead) are read on their
+    /// own too: only the first, which starts the decoding, is read in order. With LF and CRLF
+    /// line ends, a byte-order mark, and in GBK.
+    #[test]
+    fn pieces_cut_ahead_are_kept() {
+        let mut text = String::new();
+        for i in 0..400 {
+            text.push_str(&format!("[Event \"g{i}\"]\n\n1. 炮二平五 马８进７ *\n\n"));
+        }
+        let crlf = text.replace('\n', "\r\n");
+        let bom = format!("\u{feff}{text}");
+        for (bytes, encoding) in [
+            (text.as_bytes().to_vec(), None),
+            (crlf.as_bytes().to_vec(), None),
+            (bom.as_bytes().to_vec(), None),
+            (
+                encoding::encode(&text, Encoding::Gbk).into_owned(),
+                Some(Encoding::Gbk),
+            ),
+        ] {
+            let options = ReadOptions {
+                encoding,
+                format: Some(Format::Pgn),
+            };
+            let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+            let limits = Limits {
+                head: 1000,
+                chunk: 1000,
+                ..Limits::default()
+            };
+            for ahead in [1, 8] {
+                let stream =
+                    GameStream::with_limits(&bytes[..], Some("pgn"), options, limits).unwrap();
+                let (games, (kept, again)) = pieced_kept(stream, ahead);
+                assert_eq!(games, whole);
+                assert_eq!(again, 1, "{encoding:?} ahead {ahead}: {kept} kept");
+                assert!(kept > 10, "{kept}");
+            }
+        }
     }
 
     #[test]
