@@ -505,12 +505,13 @@ impl PgnChunks<'_> {
         };
         // A piece is decoded as the decoder will be when the text before it is read. Until the
         // first piece is read (in order, by `accept`), that is as the first piece leaves it:
-        // worked out here, once, so that pieces cut meanwhile can be read on their own.
+        // worked out here, once, so that pieces cut meanwhile can be read on their own (unless
+        // the first piece is the file's last).
         let (decoder, encoding) = match &self.ahead {
             Some(after) if !self.started => (after.clone(), after.encoding()),
             _ => (self.decoder.clone(), self.encoding),
         };
-        if first && error.is_none() {
+        if first && error.is_none() && !ended {
             let mut after = self.decoder.clone();
             after.decode(&bytes, 0, &mut Vec::new());
             self.ahead = Some(after);
