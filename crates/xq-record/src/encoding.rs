@@ -446,9 +446,16 @@ impl TextDecoder {
     ) -> String {
         if at_start {
             // Only this encoding's own byte-order mark is dropped: another's never switches the
-            // decoding (a given encoding is the encoding).
+            // decoding (a given encoding is the encoding). Or the file's, when its lines are
+            // read each in its own encoding: a UTF-8 file's mark before a first line in GBK
+            // (read as GBK, its bytes would take the line's first character with them).
             self.bom = match encoding_rs::Encoding::for_bom(bytes) {
-                Some((found, len)) if found == encoding.decoder() => len,
+                Some((found, len))
+                    if found == encoding.decoder()
+                        || (self.mixing && found == self.encoding.decoder()) =>
+                {
+                    len
+                }
                 _ => 0,
             };
         }

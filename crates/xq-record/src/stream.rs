@@ -1110,6 +1110,22 @@ mod tests {
         assert_eq!(moves_placed(game, &bytes, encoding_rs::UTF_8), 2);
     }
 
+    /// A UTF-8 file's byte-order mark before a first line in GBK: the mark is dropped, and the
+    /// line reads whole (read as GBK, the mark's last byte took the line's `[` with it).
+    #[test]
+    fn a_mark_before_a_gbk_first_line_is_dropped() {
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        let gbk = "[Event \"杯\"]\n\n1. 炮二平五 马８进７ *\n\n";
+        bytes.extend(encoding::encode(gbk, Encoding::Gbk).iter());
+        bytes.extend("[Event \"b\"]\n\n1. 炮二平五 *\n".as_bytes());
+        let records = format::read(&bytes, Some("pgn"), ReadOptions::default()).unwrap();
+        assert_eq!(records.encoding, Some(Encoding::Utf8));
+        let first = records.games[0].as_ref().unwrap();
+        assert_eq!(first.tag("Event"), Some("杯"));
+        assert_eq!(first.moves.len(), 2);
+        assert_eq!(records.games.len(), 2);
+    }
+
     /// Random bytes (PGN's marks among bytes of every kind) in each encoding: whatever is read,
     /// each move is placed where its text stands in the file, and each error within the file.
     #[test]
