@@ -34,12 +34,17 @@ impl<'a> Place<'a> {
         }
     }
 
+    /// Whether text decoded from `encoding` is the file's bytes, byte for byte, from `base` on:
+    /// UTF-8 without bytes that are not text (line ends and byte-order marks are mended in place,
+    /// keeping their length). Then a place is found without counting.
+    fn byte_for_byte(&self, encoding: Encoding) -> bool {
+        encoding == Encoding::Utf8 && self.replaced.is_empty()
+    }
+
     /// The file offset of `text[pos..]`.
     #[inline]
     pub(crate) fn offset(&mut self, text: &str, pos: usize, encoding: Encoding) -> usize {
-        if encoding == Encoding::Utf8 && self.replaced.is_empty() {
-            // Byte for byte (line ends and byte-order marks are mended in place, keeping their
-            // length): nothing to count.
+        if self.byte_for_byte(encoding) {
             return self.base + pos;
         }
         if pos < self.pos {
@@ -139,7 +144,7 @@ impl Place<'_> {
     /// The moves of `line` placed in the file, in the order they are written: a move, the
     /// variations replacing it, then the next move.
     fn locate_moves(&mut self, line: &mut [Node], text: &str, encoding: Encoding) {
-        if encoding == Encoding::Utf8 && self.replaced.is_empty() {
+        if self.byte_for_byte(encoding) {
             shift_moves(line, self.base);
             return;
         }

@@ -262,7 +262,7 @@ impl<'r> GameStream<'r> {
                 ..Cut::default()
             },
             kept: (0, 0),
-            ahead: None,
+            cut_first: None,
         };
         Ok(GameStream {
             format,
@@ -343,8 +343,18 @@ struct PgnChunks<'r> {
     cut: Cut,
     /// Pieces whose reading on their own was kept, and those read again in order.
     kept: (usize, usize),
-    /// The decoder as the first piece leaves it (once that piece is cut).
-    ahead: Option<TextDecoder>,
+    /// The first piece as decoded when it was cut (pieced reading).
+    cut_first: Option<FirstPiece>,
+}
+
+/// The first piece of a file read in pieces, decoded when it is cut: the decoder as the piece
+/// leaves it, for the pieces cut before the first is read (so that they are read on their own),
+/// and, until [`PgnChunks::absorb`] takes them, the piece's text and its bytes that are not text
+/// (so that it is decoded once).
+struct FirstPiece {
+    decoder: TextDecoder,
+    len: usize,
+    decoded: Option<(String, Vec<Replaced>)>,
 }
 
 impl PgnChunks<'_> {
@@ -437,9 +447,24 @@ impl PgnChunks<'_> {
     fn absorb(&mut self, bytes: &[u8]) {
         let first = !self.started;
         self.started = true;
-        let piece = self
-            .decoder
-            .decode(bytes, self.at.end, &mut self.at.replaced);
+        // The first piece of a file read in pieces was decoded when it was cut.
+        let cut = match &mut self.cut_first {
+            Some(cut) if first && cut.len == bytes.len() => cut
+                .decoded
+                .take()
+                .map(|decoded| (decoded, cut.decoder.clone())),
+            _ => None,
+        };
+        let piece = match cut {
+            Some(((text, replaced), decoder)) => {
+                self.decoder = decoder;
+                self.at.replaced.extend(replaced);
+                text
+            }
+            None => self
+                .decoder
+                .decode(bytes, self.at.end, &mut self.at.replaced),
+        };
         self.at.end += bytes.len();
         if first {
             self.at.offset = self.decoder.bom_len();
@@ -504,17 +529,22 @@ impl PgnChunks<'_> {
             Err(e) => (Vec::new(), Some(io_error(&e))),
         };
         // A piece is decoded as the decoder will be when the text before it is read. Until the
-        // first piece is read (in order, by `accept`), that is as the first piece leaves it:
-        // worked out here, once, so that pieces cut meanwhile can be read on their own (unless
-        // the first piece is the file's last).
-        let (decoder, encoding) = match &self.ahead {
-            Some(after) if !self.started => (after.clone(), after.encoding()),
+        // first piece is read (in order, by `accept`), that is as the first piece leaves it: the
+        // first is decoded here, when it is cut (its reading in order takes that text), so that
+        // pieces cut meanwhile can be read on their own.
+        let (decoder, encoding) = match &self.cut_first {
+            Some(cut) if !self.started => (cut.decoder.clone(), cut.decoder.encoding()),
             _ => (self.decoder.clone(), self.encoding),
         };
-        if first && error.is_none() && !ended {
-            let mut after = self.decoder.clone();
-            after.decode(&bytes, 0, &mut Vec::new());
-            self.ahead = Some(after);
+        if first && error.is_none() {
+            let mut decoder = self.decoder.clone();
+            let mut replaced = Vec::new();
+            let text = decoder.decode(&bytes, self.cut.offset, &mut replaced);
+            self.cut_first = Some(FirstPiece {
+                decoder,
+                len: bytes.len(),
+                decoded: Some((text, replaced)),
+            });
         }
         let piece = Piece {
             offset: self.cut.offset,
@@ -742,7 +772,7 @@ impl Piece {
             pending: VecDeque::new(),
             cut: Cut::default(),
             kept: (0, 0),
-            ahead: None,
+            cut_first: None,
         };
         chunks.read_text();
         PieceRead {
