@@ -318,6 +318,24 @@ impl TextDecoder {
         self.encoding
     }
 
+    /// The encoding a piece ending in `line` (the start of a line too long to hold at once,
+    /// cut between two characters) is decoded in, so that the cut falls between two of its
+    /// characters: the file's; or, when lines are read each in its own encoding (or the
+    /// encoding is not told yet), UTF-8 for a line that is UTF-8 so far, else the legacy
+    /// encoding, told from `piece` (the bytes the piece is cut from) as decoding tells it.
+    pub(crate) fn encoding_of_long_line(&self, line: &[u8], piece: &[u8]) -> Encoding {
+        if !(self.mixing || self.undecided) {
+            return self.encoding;
+        }
+        if utf8_so_far(line).is_some() {
+            return Encoding::Utf8;
+        }
+        match self.legacy {
+            Some(legacy) if !self.undecided => legacy,
+            _ => detect_legacy(piece),
+        }
+    }
+
     /// The length of the byte-order mark dropped at the file's start.
     pub(crate) fn bom_len(&self) -> usize {
         self.bom

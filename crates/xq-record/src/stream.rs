@@ -421,7 +421,12 @@ impl PgnChunks<'_> {
                     let n = buf.len();
                     out.extend_from_slice(buf);
                     self.src.consume(n);
-                    let cut = char_boundary(&out, self.encoding);
+                    let line = out
+                        .iter()
+                        .rposition(|&b| b == b'\n' || b == b'\r')
+                        .map_or(0, |i| i + 1);
+                    let encoding = self.decoder.encoding_of_long_line(&out[line..], &out);
+                    let cut = char_boundary(&out, encoding);
                     self.leftover = out.split_off(cut);
                     return Ok(out);
                 }
@@ -792,13 +797,18 @@ fn char_boundary(bytes: &[u8], encoding: Encoding) -> usize {
             .rev()
             .find(|&i| !(0x80..0xC0).contains(&bytes[i]))
             .unwrap_or(bytes.len()),
-        // GBK and Big5: a byte from 0x81 up leads a pair (GB18030's four-byte codes are two
-        // such pairs); walk them from the start.
+        // GBK and Big5: a byte from 0x81 up leads a pair, or in GB 18030 a four-byte code when
+        // a digit follows it; walk them from the start.
         _ => {
+            let gb18030 = encoding == Encoding::Gbk;
             let (mut i, mut last) = (0, 0);
             while i < bytes.len() {
                 last = i;
-                i += if bytes[i] >= 0x81 { 2 } else { 1 };
+                i += match bytes[i] {
+                    0..=0x80 => 1,
+                    _ if gb18030 && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => 4,
+                    _ => 2,
+                };
             }
             if i == bytes.len() { i } else { last }
         }
@@ -1280,13 +1290,118 @@ mod tests {
         kept
     }
 
-    /// What reading whole gives, and what streaming gives with the given sizes.
+    /// What reading whole gives, and what streaming gives with the given sizes (from a source
+    /// read a few bytes at a time for some of them, so that long lines are cut where a read ends).
     pub(crate) fn both(bytes: &[u8], options: ReadOptions, limits: Limits) -> (Read, Read) {
         let whole =
             format::read_with(bytes, Some("pgn"), options, limits.max_game).map(|r| r.games);
-        let streamed =
-            GameStream::with_limits(bytes, Some("pgn"), options, limits).map(Iterator::collect);
+        let read = if limits.chunk.is_multiple_of(2) {
+            usize::MAX
+        } else {
+            1 + limits.chunk % 7
+        };
+        let streamed = GameStream::with_limits(Trickle(bytes, read), Some("pgn"), options, limits)
+            .map(Iterator::collect);
         (whole, streamed)
+    }
+
+    #[test]
+    fn a_line_too_long_is_cut_between_two_characters_of_its_encoding() {
+        // A comment line with no byte below `0` to cut after is cut between two characters: of
+        // GB 18030's four-byte codes too, and of the line's own encoding when a file mixes
+        // UTF-8 and legacy lines or tells its encoding only after an ASCII head.
+        let long: String = "\u{3400}\u{70ae}\u{3401}\u{4e8c}\u{5e73}".repeat(12);
+        let game = |comment: &str| format!("[Event \"x\"]\n\n1. h2e2 {{{comment}}} h9g7 *\n\n");
+        let gb18030 = |text: &str| encoding_rs::GB18030.encode(text).0.into_owned();
+        let big5 = "\u{70ae}\u{4e8c}\u{5e73}\u{4e94}".repeat(15);
+        let utf8_head = game("\u{70ae}\u{4e8c}\u{5e73}\u{4e94}").repeat(3);
+        // (file, encoding given, the last comment, whether the file mixes encodings)
+        let cases: Vec<(Vec<u8>, Option<Encoding>, &str, bool)> = vec![
+            (gb18030(&game(&long)), Some(Encoding::Gbk), &long, false),
+            (gb18030(&game(&long)), None, &long, false),
+            (
+                gb18030(&(game("ab").repeat(40) + &game(&long))),
+                None,
+                &long,
+                false,
+            ),
+            (
+                encoding::encode(&game(&big5), Encoding::Big5).into_owned(),
+                None,
+                &big5,
+                false,
+            ),
+            (
+                [
+                    utf8_head.as_bytes(),
+                    &encoding::encode(&game(&big5), Encoding::Big5),
+                ]
+                .concat(),
+                None,
+                &big5,
+                true,
+            ),
+            (
+                [
+                    gb18030(&game("\u{70ae}\u{4e8c}\u{5e73}\u{4e94}").repeat(3)),
+                    game(&long).into_bytes(),
+                ]
+                .concat(),
+                None,
+                &long,
+                true,
+            ),
+        ];
+        let comments = |games: &[Result<Game, ReadError>]| -> Vec<Option<String>> {
+            let game = |g: &Result<Game, ReadError>| g.as_ref().unwrap().moves[0].comment.clone();
+            games.iter().map(game).collect()
+        };
+        for (bytes, encoding, comment, mixed) in cases {
+            let options = ReadOptions {
+                encoding,
+                ..ReadOptions::default()
+            };
+            let whole = format::read_with(&bytes, Some("pgn"), options, crate::pgn::MAX_GAME)
+                .unwrap()
+                .games;
+            assert_eq!(comments(&whole).last(), Some(&Some(comment.to_owned())));
+            // Read a few bytes at a time, so that long lines are cut wherever a read ends.
+            for (head, chunk, max_line, read) in [(16, 9, 3, 1), (64, 40, 7, 5), (64, 40, 2, 13)] {
+                let limits = Limits {
+                    head,
+                    chunk,
+                    max_line,
+                    ..Limits::default()
+                };
+                let stream = || {
+                    GameStream::with_limits(Trickle(&bytes, read), Some("pgn"), options, limits)
+                        .unwrap()
+                };
+                let streamed: Vec<_> = stream().collect();
+                let (pieced, _) = pieced_kept(stream(), 2);
+                if mixed {
+                    // A file mixing encodings is told from its head when streamed, so places
+                    // on the other encoding's lines differ from reading whole; the text does not.
+                    assert_eq!(comments(&streamed), comments(&whole), "{limits:?} {read}");
+                    assert_eq!(comments(&pieced), comments(&whole), "{limits:?} {read}");
+                } else {
+                    assert_eq!(streamed, whole, "{limits:?} {read}");
+                    assert_eq!(pieced, whole, "{limits:?} {read}");
+                }
+            }
+        }
+    }
+
+    /// A source that gives at most `.1` bytes a read.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
     }
 
     #[test]
