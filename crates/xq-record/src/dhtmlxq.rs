@@ -325,7 +325,7 @@ fn build(
     for (i, w) in moves.iter().enumerate() {
         let step = first + i;
         let mut node = Node::coord(w.m);
-        node.written = Some(w.digits.clone());
+        node.set_written(Some(w.digits.clone()));
         node.source_offset = Some(w.at);
         node.source_line = Some(w.line);
         node.comment = comment_of(id, step);

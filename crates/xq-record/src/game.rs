@@ -4,41 +4,37 @@ use serde::{Deserialize, Serialize};
 use xq_core::Move;
 
 /// One move in a record and what hangs on it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// A comment before the move and a text that is not a notation ([`Node::before`],
+/// [`Node::written`]) are rare, so they stand apart, behind one pointer: a node is 112 bytes
+/// rather than 152, which an archive of games read into memory holds millions of.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(from = "wire::Node")]
 pub struct Node {
     /// The move as the record writes it (a token in some notation: 炮二平五, C2.5, h2e2), if the
     /// record writes moves as text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// The move as coordinates: given by binary records, or found by replaying the text.
-    #[serde(
-        default,
-        rename = "move",
-        skip_serializing_if = "Option::is_none",
-        with = "opt_move"
-    )]
     pub m: Option<Move>,
-    /// A comment before the move (records put one before the first move of a variation).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub before: Option<String>,
     /// The comment after the move.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     /// Alternative lines: each starts with an alternative to this move.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<Vec<Node>>,
     /// Where the move stands in the source: its line (text records), 1-based.
-    #[serde(skip)]
     pub source_line: Option<u32>,
     /// Where the move's text starts in the source (text records): its byte offset in the file
     /// as stored for games read by [`read`](crate::read) and [`GameStream`](crate::GameStream),
     /// in the text read for games of the text readers called directly.
-    #[serde(skip)]
     pub source_offset: Option<usize>,
-    /// The move as the record writes it when that is not a move notation (DhtmlXQ's four
-    /// digits, `7747`): what reports quote and mark at `source_offset`.
-    #[serde(skip)]
-    pub written: Option<String>,
+    /// What few nodes have; `None` when both are.
+    rare: Option<Box<Rare>>,
+}
+
+/// The parts of a [`Node`] that few have.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Rare {
+    before: Option<String>,
+    written: Option<String>,
 }
 
 impl Node {
@@ -55,6 +51,108 @@ impl Node {
         Node {
             text: Some(text.into()),
             ..Node::default()
+        }
+    }
+
+    /// A comment before the move (records put one before the first move of a variation).
+    pub fn before(&self) -> Option<&str> {
+        self.rare.as_ref()?.before.as_deref()
+    }
+
+    /// Sets the comment before the move.
+    #[inline]
+    pub fn set_before(&mut self, before: Option<String>) {
+        self.set_rare(before, |rare| &mut rare.before);
+    }
+
+    /// The move as the record writes it when that is not a move notation (DhtmlXQ's four
+    /// digits, `7747`): what reports quote and mark at `source_offset`.
+    pub fn written(&self) -> Option<&str> {
+        self.rare.as_ref()?.written.as_deref()
+    }
+
+    /// Sets the move as the record writes it when that is not a move notation.
+    #[inline]
+    pub fn set_written(&mut self, written: Option<String>) {
+        self.set_rare(written, |rare| &mut rare.written);
+    }
+
+    /// Sets one of the rare parts, kept as `None` when none is there (so that equal nodes
+    /// compare equal however they were made, and setting nothing allocates nothing).
+    #[inline]
+    fn set_rare(&mut self, value: Option<String>, part: fn(&mut Rare) -> &mut Option<String>) {
+        if value.is_none() && self.rare.is_none() {
+            return;
+        }
+        let rare = self.rare.get_or_insert_with(Box::default);
+        *part(rare) = value;
+        if rare.before.is_none() && rare.written.is_none() {
+            self.rare = None;
+        }
+    }
+}
+
+impl Serialize for Node {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        wire::NodeRef {
+            text: self.text.as_deref(),
+            m: self.m,
+            before: self.before(),
+            comment: self.comment.as_deref(),
+            variations: &self.variations,
+        }
+        .serialize(s)
+    }
+}
+
+/// A node as JSON writes it (the source's places and [`Node::written`] are not written).
+mod wire {
+    use serde::{Deserialize, Serialize};
+    use xq_core::Move;
+
+    #[derive(Serialize)]
+    pub(super) struct NodeRef<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub(super) text: Option<&'a str>,
+        #[serde(
+            rename = "move",
+            skip_serializing_if = "Option::is_none",
+            with = "super::opt_move"
+        )]
+        pub(super) m: Option<Move>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub(super) before: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub(super) comment: Option<&'a str>,
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        pub(super) variations: &'a [Vec<super::Node>],
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Node {
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default, rename = "move", with = "super::opt_move")]
+        m: Option<Move>,
+        #[serde(default)]
+        before: Option<String>,
+        #[serde(default)]
+        comment: Option<String>,
+        #[serde(default)]
+        variations: Vec<Vec<super::Node>>,
+    }
+
+    impl From<Node> for super::Node {
+        fn from(wire: Node) -> super::Node {
+            let mut node = super::Node {
+                text: wire.text,
+                m: wire.m,
+                comment: wire.comment,
+                variations: wire.variations,
+                ..super::Node::default()
+            };
+            node.set_before(wire.before);
+            node
         }
     }
 }
@@ -234,7 +332,7 @@ impl Game {
                     *lines += 1;
                     for n in v {
                         *comments +=
-                            usize::from(n.before.is_some()) + usize::from(n.comment.is_some());
+                            usize::from(n.before().is_some()) + usize::from(n.comment.is_some());
                     }
                     within(v, lines, comments);
                 }
@@ -267,6 +365,35 @@ pub(crate) fn parse_date(text: &str) -> Option<chrono::NaiveDate> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_node_is_small_and_its_rare_parts_read_back() {
+        #[cfg(target_pointer_width = "64")]
+        assert_eq!(std::mem::size_of::<Node>(), 112);
+        let mut node = Node::text("h2e2");
+        node.comment = Some("after".into());
+        node.set_before(Some("why".into()));
+        node.set_written(Some("7747".into()));
+        node.variations = vec![vec![Node::text("b2e2")]];
+        assert_eq!((node.before(), node.written()), (Some("why"), Some("7747")));
+        // JSON writes the comment before, never the written text, and reads the node back.
+        let json = serde_json::to_string(&node).unwrap();
+        assert_eq!(
+            json,
+            r#"{"text":"h2e2","before":"why","comment":"after","variations":[[{"text":"b2e2"}]]}"#
+        );
+        let mut read: Node = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.before(), Some("why"));
+        read.set_written(Some("7747".into()));
+        assert_eq!(read, node);
+        // Taken away, the rare parts leave a node equal to one that never had them.
+        node.set_before(None);
+        node.set_written(None);
+        node.comment = None;
+        node.variations.clear();
+        assert_eq!(node, Node::text("h2e2"));
+        assert!(node.rare.is_none());
+    }
 
     #[test]
     fn dates() {

@@ -568,7 +568,7 @@ impl<'a> PgnReader<'a> {
                     let mut node = Node::text(mv);
                     node.source_line = Some(line);
                     node.source_offset = Some(at);
-                    node.before = pending.take();
+                    node.set_before(pending.take());
                     if let Some(current) = stack.last_mut() {
                         current.push(node);
                     }
@@ -896,7 +896,7 @@ mod tests {
         assert_eq!(texts(v), ["i0i1"]);
         assert_eq!(v[0].comment.as_deref(), Some("after"));
         let inner = &v[0].variations[0];
-        assert_eq!(inner[0].before.as_deref(), Some("why"));
+        assert_eq!(inner[0].before(), Some("why"));
     }
 
     #[test]

@@ -353,7 +353,7 @@ fn walk(
                     text: node
                         .text
                         .clone()
-                        .or_else(|| node.written.clone())
+                        .or_else(|| node.written().map(str::to_owned))
                         .or_else(|| node.m.map(|m| m.to_string()))
                         .unwrap_or_default(),
                     message,

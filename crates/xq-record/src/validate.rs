@@ -291,9 +291,9 @@ pub fn undecodable(game: &Game) -> Option<String> {
             if node.text.as_deref().is_some_and(has_bad) {
                 return Some("a move".to_owned());
             }
-            if [&node.before, &node.comment]
+            if [node.before(), node.comment.as_deref()]
                 .iter()
-                .any(|t| t.as_deref().is_some_and(has_bad))
+                .any(|t| t.is_some_and(has_bad))
             {
                 return Some("a comment".to_owned());
             }

@@ -104,8 +104,7 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
         g.tags.iter().any(|(_, v)| has_control(v))
             || g.comment.as_deref().is_some_and(has_control)
             || any_node(&g.moves, &|n: &Node| {
-                n.comment.as_deref().is_some_and(has_control)
-                    || n.before.as_deref().is_some_and(has_control)
+                n.comment.as_deref().is_some_and(has_control) || n.before().is_some_and(has_control)
             })
     };
     if games
@@ -124,7 +123,7 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
         g.comment.as_deref().is_some_and(|c| c.contains('}'))
             || any_node(&g.moves, &|n: &Node| {
                 n.comment.as_deref().is_some_and(|c| c.contains('}'))
-                    || n.before.as_deref().is_some_and(|c| c.contains('}'))
+                    || n.before().is_some_and(|c| c.contains('}'))
             })
     };
     if games.iter().any(closing_brace) {
@@ -240,7 +239,7 @@ fn pgn_line(
     let mut need_number = true;
     for (i, node) in line.iter().enumerate() {
         let ply = first + i;
-        if let Some(before) = &node.before {
+        if let Some(before) = node.before() {
             out.push(comment(before));
             need_number = true;
         }
@@ -326,7 +325,7 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
         variation_comments += inside;
         let mut pos = start_position(&game).ok().map(|(p, _)| p);
         for (i, node) in game.moves.iter().enumerate() {
-            befores += usize::from(node.before.is_some());
+            befores += usize::from(node.before().is_some());
             let (Some(p), Some(m)) = (pos.as_ref(), node.m) else {
                 break;
             };
@@ -390,7 +389,7 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
         variations += lines;
         variation_comments += inside;
         for node in &game.moves {
-            comments += usize::from(node.comment.is_some()) + usize::from(node.before.is_some());
+            comments += usize::from(node.comment.is_some()) + usize::from(node.before().is_some());
             moves.push(move_text(pos.as_ref(), node, notation));
             play(&mut pos, node);
         }
@@ -489,7 +488,7 @@ pub fn write_dhtmlxq(games: &[Game]) -> Written {
     let before = games.iter().any(|g| {
         fn any(line: &[Node]) -> bool {
             line.iter()
-                .any(|n| n.before.is_some() || n.variations.iter().any(|v| any(v)))
+                .any(|n| n.before().is_some() || n.variations.iter().any(|v| any(v)))
         }
         any(&g.moves)
     });

@@ -557,7 +557,7 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     fn befores(line: &[Node]) -> usize {
         line.iter()
             .map(|n| {
-                usize::from(n.before.is_some())
+                usize::from(n.before().is_some())
                     + n.variations.iter().map(|v| befores(v)).sum::<usize>()
             })
             .sum()

@@ -63,7 +63,11 @@ fn tree(line: &[Node], before: bool) -> Vec<Tree> {
                 .map(|m| m.to_string())
                 .unwrap_or_else(|| format!("unresolved {:?}", n.text)),
             comment: n.comment.clone(),
-            before: if before { n.before.clone() } else { None },
+            before: if before {
+                n.before().map(str::to_owned)
+            } else {
+                None
+            },
             variations: n.variations.iter().map(|v| tree(v, before)).collect(),
         })
         .collect()

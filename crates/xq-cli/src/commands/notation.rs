@@ -51,10 +51,7 @@ pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus
     // UCI reads the list.
     let nodes: Vec<xq_record::Node> = tokens
         .iter()
-        .map(|t| xq_record::Node {
-            text: Some(t.clone()),
-            ..xq_record::Node::default()
-        })
+        .map(|t| xq_record::Node::text(t.as_str()))
         .collect();
     let tries: &[Ranks] = match xq_record::replay::coordinate_ranks(&nodes, &mut reader) {
         Some(Ranks::Uci) => &[Ranks::Uci],

@@ -158,7 +158,7 @@ fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result
         let ply = i + usize::from(black_first);
         let number = ply / 2 + 1;
         let word = visible(&move_text(pos.as_ref(), node, notation)).into_owned();
-        if let Some(before) = &node.before {
+        if let Some(before) = node.before() {
             flush(&mut row, out)?;
             writeln!(out, "      {{{}}}", indent(before))?;
         }
@@ -238,7 +238,7 @@ impl Tree<'_> {
         let mut interrupted = true;
         for (i, node) in line.iter().enumerate() {
             let ply = first + i;
-            if let Some(b) = &node.before {
+            if let Some(b) = node.before() {
                 row.push(format!("{{{}}}", indent(b)));
                 interrupted = true;
             }
