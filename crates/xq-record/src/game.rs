@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn a_node_is_small_and_its_rare_parts_read_back() {
         #[cfg(target_pointer_width = "64")]
-        assert_eq!(std::mem::size_of::<Node>(), 112);
+        assert_eq!(size_of::<Node>(), 112);
         let mut node = Node::text("h2e2");
         node.comment = Some("after".into());
         node.set_before(Some("why".into()));
