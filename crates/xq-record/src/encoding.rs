@@ -61,7 +61,7 @@ impl Encoding {
         }
     }
 
-    fn decoder(self) -> &'static encoding_rs::Encoding {
+    pub(crate) fn decoder(self) -> &'static encoding_rs::Encoding {
         match self {
             Encoding::Utf8 => encoding_rs::UTF_8,
             Encoding::Utf16Le => encoding_rs::UTF_16LE,
@@ -330,10 +330,13 @@ impl TextDecoder {
         if utf8_so_far(line).is_some() {
             return Encoding::Utf8;
         }
-        match self.legacy {
-            Some(legacy) if !self.undecided => legacy,
-            _ => detect_legacy(piece),
+        if self.undecided {
+            // As `decode` tells the file's encoding from its first piece that is not ASCII.
+            if let found @ (Encoding::Gbk | Encoding::Big5) = detect(piece) {
+                return found;
+            }
         }
+        self.legacy.unwrap_or_else(|| detect_legacy(piece))
     }
 
     /// The length of the byte-order mark dropped at the file's start.

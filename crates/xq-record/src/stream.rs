@@ -421,11 +421,14 @@ impl PgnChunks<'_> {
                     let n = buf.len();
                     out.extend_from_slice(buf);
                     self.src.consume(n);
-                    let line = out
-                        .iter()
-                        .rposition(|&b| b == b'\n' || b == b'\r')
-                        .map_or(0, |i| i + 1);
-                    let encoding = self.decoder.encoding_of_long_line(&out[line..], &out);
+                    // The line as decoding tells lines apart (at LF), and the decoder the
+                    // piece will be decoded with (the first piece's while it is not read).
+                    let line = out.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                    let decoder = match &self.cut_first {
+                        Some(cut) if !self.started => &cut.decoder,
+                        _ => &self.decoder,
+                    };
+                    let encoding = decoder.encoding_of_long_line(&out[line..], &out);
                     let cut = char_boundary(&out, encoding);
                     self.leftover = out.split_off(cut);
                     return Ok(out);
@@ -797,16 +800,20 @@ fn char_boundary(bytes: &[u8], encoding: Encoding) -> usize {
             .rev()
             .find(|&i| !(0x80..0xC0).contains(&bytes[i]))
             .unwrap_or(bytes.len()),
-        // GBK and Big5: a byte from 0x81 up leads a pair, or in GB 18030 a four-byte code when
-        // a digit follows it; walk them from the start.
+        // GBK and Big5: walked from the start as encoding_rs decodes them. A byte from 0x81 to
+        // 0xFE leads a pair (with a byte that is not a trail, the lead is bad alone and the next
+        // byte starts afresh: the boundary after the pair holds either way); in GB 18030, a
+        // four-byte code when a digit, a lead and a digit follow it (one cut short by the end
+        // counts as whole: the cut goes before it). 0x80 (GBK's euro, a bad byte in Big5) and
+        // 0xFF (a bad byte) stand alone.
         _ => {
             let gb18030 = encoding == Encoding::Gbk;
             let (mut i, mut last) = (0, 0);
             while i < bytes.len() {
                 last = i;
                 i += match bytes[i] {
-                    0..=0x80 => 1,
-                    _ if gb18030 && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => 4,
+                    0..=0x80 | 0xFF => 1,
+                    _ if gb18030 && four_byte_code(&bytes[i..]) => 4,
                     _ => 2,
                 };
             }
@@ -817,6 +824,17 @@ fn char_boundary(bytes: &[u8], encoding: Encoding) -> usize {
         cut -= 1;
     }
     cut.max(1).min(bytes.len())
+}
+
+/// Whether `bytes`, from a lead byte on, start a GB 18030 four-byte code, or one cut short by
+/// their end.
+fn four_byte_code(bytes: &[u8]) -> bool {
+    matches!(
+        bytes,
+        [_, b'0'..=b'9']
+            | [_, b'0'..=b'9', 0x81..=0xFE]
+            | [_, b'0'..=b'9', 0x81..=0xFE, b'0'..=b'9', ..]
+    )
 }
 
 #[cfg(test)]
@@ -1352,44 +1370,140 @@ mod tests {
                 true,
             ),
         ];
-        let comments = |games: &[Result<Game, ReadError>]| -> Vec<Option<String>> {
-            let game = |g: &Result<Game, ReadError>| g.as_ref().unwrap().moves[0].comment.clone();
-            games.iter().map(game).collect()
-        };
         for (bytes, encoding, comment, mixed) in cases {
             let options = ReadOptions {
                 encoding,
                 ..ReadOptions::default()
             };
-            let whole = format::read_with(&bytes, Some("pgn"), options, crate::pgn::MAX_GAME)
-                .unwrap()
-                .games;
+            let whole = long_lines_read_as_whole(&bytes, options, mixed);
             assert_eq!(comments(&whole).last(), Some(&Some(comment.to_owned())));
-            // Read a few bytes at a time, so that long lines are cut wherever a read ends.
-            for (head, chunk, max_line, read) in [(16, 9, 3, 1), (64, 40, 7, 5), (64, 40, 2, 13)] {
-                let limits = Limits {
-                    head,
-                    chunk,
-                    max_line,
-                    ..Limits::default()
-                };
-                let stream = || {
-                    GameStream::with_limits(Trickle(&bytes, read), Some("pgn"), options, limits)
-                        .unwrap()
-                };
-                let streamed: Vec<_> = stream().collect();
-                let (pieced, _) = pieced_kept(stream(), 2);
-                if mixed {
-                    // A file mixing encodings is told from its head when streamed, so places
-                    // on the other encoding's lines differ from reading whole; the text does not.
-                    assert_eq!(comments(&streamed), comments(&whole), "{limits:?} {read}");
-                    assert_eq!(comments(&pieced), comments(&whole), "{limits:?} {read}");
-                } else {
-                    assert_eq!(streamed, whole, "{limits:?} {read}");
-                    assert_eq!(pieced, whole, "{limits:?} {read}");
-                }
+        }
+    }
+
+    #[test]
+    fn a_long_line_with_bytes_that_are_not_text_is_cut_as_decoding_reads_them() {
+        // Each piece is decoded on its own: a cut must fall where decoding a whole line would
+        // pass from one character (or one bad byte) to the next, or a piece would start inside
+        // a character and pair the rest of the line wrongly.
+        let gbk = encoding::encode(&"\u{4e2d}".repeat(60), Encoding::Gbk).into_owned();
+        let big5 = encoding::encode(&"\u{70ae}".repeat(60), Encoding::Big5).into_owned();
+        let bad: [(&[u8], Encoding, &[u8]); 8] = [
+            // A lead and a digit, then no lead: the lead alone is bad, the digit is a digit.
+            (b"\x81\x35\x5a", Encoding::Gbk, &gbk),
+            (b"\x81\x35", Encoding::Gbk, &gbk),
+            // A lead, a digit, a lead and no digit: the first two as above, then a pair.
+            (b"\x81\x35\x81", Encoding::Gbk, &gbk),
+            // A four-byte code outside GB 18030's ranges: four bad bytes together.
+            (b"\xfe\x39\xfe\x39", Encoding::Gbk, &gbk),
+            // 0xFF, and 0x80 in Big5: one bad byte each; a lead before ASCII: the lead alone.
+            (b"\xff", Encoding::Gbk, &gbk),
+            (b"\xff", Encoding::Big5, &big5),
+            (b"\x80", Encoding::Big5, &big5),
+            (b"\xa4\x30", Encoding::Big5, &big5),
+        ];
+        for (bad, encoding, text) in bad {
+            let bytes = [
+                &b"[Event \"x\"]\n\n1. h2e2 {"[..],
+                bad,
+                text,
+                bad,
+                text,
+                // (A space: a lead left at the end takes no `}` as its trail.)
+                b" } h9g7 *\n\n",
+            ]
+            .concat();
+            let options = ReadOptions {
+                encoding: Some(encoding),
+                ..ReadOptions::default()
+            };
+            let whole = long_lines_read_as_whole(&bytes, options, false);
+            let comment = comments(&whole).pop().flatten().unwrap();
+            assert!(comment.contains('\u{fffd}'), "{bad:x?}");
+        }
+    }
+
+    #[test]
+    fn a_cut_between_two_characters_decodes_as_the_whole() {
+        // Random bytes from every class a walker must tell apart: decoding the two sides of the
+        // cut on their own gives what decoding the whole gives, in each encoding.
+        let classes: [&[u8]; 6] = [
+            b"0123456789",
+            b"@AZ_z~",
+            b"\x80",
+            b"\x81\xa4\xfe",
+            b"\xa1\xbf",
+            b"\xff",
+        ];
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for case in 0..20_000 {
+            // (After an ASCII byte: a cut is never at 0, so bytes that hold no whole character
+            // are cut after their first byte, which this is not about.)
+            let len = (next() % 12) as usize;
+            let bytes: Vec<u8> = std::iter::once(b'x')
+                .chain((0..len).map(|_| {
+                    let class = classes[(next() % 6) as usize];
+                    class[(next() % class.len() as u64) as usize]
+                }))
+                .collect();
+            for encoding in [Encoding::Gbk, Encoding::Big5, Encoding::Utf8] {
+                let cut = char_boundary(&bytes, encoding);
+                let (a, b) = bytes.split_at(cut);
+                let decode = |bytes| encoding.decoder().decode_without_bom_handling(bytes).0;
+                let whole = decode(&bytes);
+                let parts = decode(a) + decode(b);
+                assert_eq!(
+                    parts, whole,
+                    "case {case} {encoding:?} {bytes:x?} cut at {cut}"
+                );
             }
         }
+    }
+
+    /// The first move's comment of each game.
+    fn comments(games: &[Result<Game, ReadError>]) -> Vec<Option<String>> {
+        let game = |g: &Result<Game, ReadError>| g.as_ref().unwrap().moves[0].comment.clone();
+        games.iter().map(game).collect()
+    }
+
+    /// Checks that `bytes` streamed and in pieces from a source that gives a few bytes a read
+    /// (so that long lines are cut wherever a read ends) give what reading them whole gives:
+    /// the same games, or the same comments for a file mixing encodings (told from its head
+    /// when streamed, so places on the other encoding's lines differ). Gives the games read whole.
+    fn long_lines_read_as_whole(
+        bytes: &[u8],
+        options: ReadOptions,
+        mixed: bool,
+    ) -> Vec<Result<Game, ReadError>> {
+        let whole = format::read_with(bytes, Some("pgn"), options, crate::pgn::MAX_GAME)
+            .unwrap()
+            .games;
+        for (head, chunk, max_line, read) in [(16, 9, 3, 1), (64, 40, 7, 5), (64, 40, 2, 13)] {
+            let limits = Limits {
+                head,
+                chunk,
+                max_line,
+                ..Limits::default()
+            };
+            let stream = || {
+                GameStream::with_limits(Trickle(bytes, read), Some("pgn"), options, limits).unwrap()
+            };
+            let streamed: Vec<_> = stream().collect();
+            let (pieced, _) = pieced_kept(stream(), 2);
+            if mixed {
+                assert_eq!(comments(&streamed), comments(&whole), "{limits:?} {read}");
+                assert_eq!(comments(&pieced), comments(&whole), "{limits:?} {read}");
+            } else {
+                assert_eq!(streamed, whole, "{limits:?} {read}");
+                assert_eq!(pieced, whole, "{limits:?} {read}");
+            }
+        }
+        whole
     }
 
     /// A source that gives at most `.1` bytes a read.
