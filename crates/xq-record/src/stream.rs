@@ -793,36 +793,49 @@ impl Piece {
 
 /// The last place in `bytes` (which start at a character's start) that is between two characters
 /// in `encoding`, and not between a CR and what follows it; never 0 if `bytes` hold a whole
-/// character.
+/// character. A piece cut there and decoded on its own decodes as it does in the whole text.
 fn char_boundary(bytes: &[u8], encoding: Encoding) -> usize {
-    let mut cut = match encoding {
+    // A place between two characters is a cut unless a CR stands before it.
+    let after_cr = |i: usize| bytes[i - 1] == b'\r';
+    let cut = match encoding {
+        // Before the last byte that starts a character (or stands alone as a bad one).
         Encoding::Utf8 => (1..bytes.len())
             .rev()
-            .find(|&i| !(0x80..0xC0).contains(&bytes[i]))
+            .find(|&i| !(0x80..0xC0).contains(&bytes[i]) && !after_cr(i))
             .unwrap_or(bytes.len()),
         // GBK and Big5: walked from the start as encoding_rs decodes them. A byte from 0x81 to
         // 0xFE leads a pair (with a byte that is not a trail, the lead is bad alone and the next
-        // byte starts afresh: the boundary after the pair holds either way); in GB 18030, a
-        // four-byte code when a digit, a lead and a digit follow it (one cut short by the end
-        // counts as whole: the cut goes before it). 0x80 (GBK's euro, a bad byte in Big5) and
-        // 0xFF (a bad byte) stand alone.
+        // byte starts afresh: the boundary after the pair holds either way); 0x80 (GBK's euro,
+        // a bad byte in Big5) and 0xFF (a bad byte) stand alone. In GB 18030 a lead and a digit
+        // start a four-byte code when a lead and a digit follow (one cut short by the end counts
+        // as whole: the cut goes before it). When they do not, the lead is bad alone and the
+        // digit a digit, but the two at the end of a piece would read as one code cut short: no
+        // cut right after them. The cut is the last place the walk passes (or its end, if it
+        // ends there) that may be one and is not after a CR.
         _ => {
             let gb18030 = encoding == Encoding::Gbk;
-            let (mut i, mut last) = (0, 0);
+            let (mut i, mut cut, mut may_cut) = (0, 0, true);
             while i < bytes.len() {
-                last = i;
-                i += match bytes[i] {
-                    0..=0x80 | 0xFF => 1,
-                    _ if gb18030 && four_byte_code(&bytes[i..]) => 4,
-                    _ => 2,
+                if i > 0 && may_cut && !after_cr(i) {
+                    cut = i;
+                }
+                let (step, whole) = match bytes[i] {
+                    0..=0x80 | 0xFF => (1, true),
+                    _ if gb18030 && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                        let four = four_byte_code(&bytes[i..]);
+                        (if four { 4 } else { 2 }, four)
+                    }
+                    _ => (2, true),
                 };
+                i += step;
+                may_cut = whole;
             }
-            if i == bytes.len() { i } else { last }
+            if i == bytes.len() && i > 0 && may_cut && !after_cr(i) {
+                cut = i;
+            }
+            cut
         }
     };
-    while cut > 1 && bytes[cut - 1] == b'\r' {
-        cut -= 1;
-    }
     cut.max(1).min(bytes.len())
 }
 
@@ -1424,15 +1437,19 @@ mod tests {
 
     #[test]
     fn a_cut_between_two_characters_decodes_as_the_whole() {
-        // Random bytes from every class a walker must tell apart: decoding the two sides of the
-        // cut on their own gives what decoding the whole gives, in each encoding.
-        let classes: [&[u8]; 6] = [
+        // Random bytes from every class a walk must tell apart (digits, ASCII trails, 0x80,
+        // leads, high trails, 0xFF, line ends and controls, UTF-8 leads). The cut is made in the
+        // bytes read so far (each prefix), and the two sides decoded on their own give what
+        // decoding the whole gives, in each encoding.
+        let classes: [&[u8]; 8] = [
             b"0123456789",
-            b"@AZ_z~",
+            b"@AZ_bdz~",
             b"\x80",
-            b"\x81\xa4\xfe",
-            b"\xa1\xbf",
+            b"\x81\x88\xa4\xfe",
+            b"\xa1\xa3\xa5\xbf",
             b"\xff",
+            b"\r\n \x7f",
+            b"\xc0\xc2\xe0\xe4\xed\xf0\xf4",
         ];
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
@@ -1444,23 +1461,29 @@ mod tests {
         for case in 0..20_000 {
             // (After an ASCII byte: a cut is never at 0, so bytes that hold no whole character
             // are cut after their first byte, which this is not about.)
-            let len = (next() % 12) as usize;
+            let len = (next() % 14) as usize;
             let bytes: Vec<u8> = std::iter::once(b'x')
                 .chain((0..len).map(|_| {
-                    let class = classes[(next() % 6) as usize];
+                    let class = classes[(next() % classes.len() as u64) as usize];
                     class[(next() % class.len() as u64) as usize]
                 }))
                 .collect();
             for encoding in [Encoding::Gbk, Encoding::Big5, Encoding::Utf8] {
-                let cut = char_boundary(&bytes, encoding);
-                let (a, b) = bytes.split_at(cut);
                 let decode = |bytes| encoding.decoder().decode_without_bom_handling(bytes).0;
                 let whole = decode(&bytes);
-                let parts = decode(a) + decode(b);
-                assert_eq!(
-                    parts, whole,
-                    "case {case} {encoding:?} {bytes:x?} cut at {cut}"
-                );
+                for read in 1..=bytes.len() {
+                    let cut = char_boundary(&bytes[..read], encoding);
+                    assert!(
+                        cut == 1 || bytes[cut - 1] != b'\r',
+                        "{bytes:x?} cut at {cut}"
+                    );
+                    let (a, b) = bytes.split_at(cut);
+                    assert_eq!(
+                        decode(a) + decode(b),
+                        whole,
+                        "case {case} {encoding:?} {bytes:x?}: {read} read, cut at {cut}"
+                    );
+                }
             }
         }
     }
