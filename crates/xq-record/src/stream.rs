@@ -422,13 +422,11 @@ impl PgnChunks<'_> {
                     out.extend_from_slice(buf);
                     self.src.consume(n);
                     // The line as decoding tells lines apart (at LF), and the decoder the
-                    // piece will be decoded with (the first piece's while it is not read).
+                    // piece will be decoded with.
                     let line = out.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                    let decoder = match &self.cut_first {
-                        Some(cut) if !self.started => &cut.decoder,
-                        _ => &self.decoder,
-                    };
-                    let encoding = decoder.encoding_of_long_line(&out[line..], &out);
+                    let encoding = self
+                        .decoder_ahead()
+                        .encoding_of_long_line(&out[line..], &out);
                     let cut = char_boundary(&out, encoding);
                     self.leftover = out.split_off(cut);
                     return Ok(out);
@@ -522,6 +520,16 @@ impl PgnChunks<'_> {
 
     /// The next piece of the file for [`GameStream::next_piece`]: at least a chunk, then on to a
     /// line that likely starts a game (a tag line after a line that is none), within a bound.
+    /// The decoder a piece cut now is decoded with: as the text before it leaves the decoder.
+    /// Until the first piece is read (in order, by `accept`), that is as the first piece left
+    /// it when it was cut.
+    fn decoder_ahead(&self) -> &TextDecoder {
+        match &self.cut_first {
+            Some(cut) if !self.started => &cut.decoder,
+            _ => &self.decoder,
+        }
+    }
+
     fn next_piece(&mut self) -> Option<Piece> {
         if self.cut.ended || self.at.done {
             return None;
@@ -536,14 +544,10 @@ impl PgnChunks<'_> {
             Ok(bytes) => (bytes, None),
             Err(e) => (Vec::new(), Some(io_error(&e))),
         };
-        // A piece is decoded as the decoder will be when the text before it is read. Until the
-        // first piece is read (in order, by `accept`), that is as the first piece leaves it: the
-        // first is decoded here, when it is cut (its reading in order takes that text), so that
-        // pieces cut meanwhile can be read on their own.
-        let (decoder, encoding) = match &self.cut_first {
-            Some(cut) if !self.started => (cut.decoder.clone(), cut.decoder.encoding()),
-            _ => (self.decoder.clone(), self.encoding),
-        };
+        // The first piece is decoded here, when it is cut (its reading in order takes that
+        // text), so that pieces cut meanwhile can be read on their own (`decoder_ahead`).
+        let decoder = self.decoder_ahead().clone();
+        let encoding = decoder.encoding();
         if first && error.is_none() {
             let mut decoder = self.decoder.clone();
             let mut replaced = Vec::new();
