@@ -490,25 +490,27 @@ impl TextDecoder {
             return text.into_owned();
         }
         let mut decoder = encoding.decoder().new_decoder_without_bom_handling();
-        let room = |decoder: &encoding_rs::Decoder, left: usize| {
+        let mut text = String::with_capacity(
             decoder
-                .max_utf8_buffer_length_without_replacement(left)
-                .unwrap_or(left.saturating_mul(3))
-        };
-        let mut text = String::with_capacity(room(&decoder, src.len()));
+                .max_utf8_buffer_length_without_replacement(src.len())
+                .unwrap_or(src.len()),
+        );
+        // Decoded a little at a time: encoding_rs touches a byte of every page of the room it
+        // is given on each call, and there is a call for each run of bad bytes (a whole file's
+        // room each time made a 3 MB line of bad bytes take seconds).
+        let mut scratch = String::with_capacity(SCRATCH);
         let mut read = 0;
         loop {
             let (result, n) =
-                decoder.decode_to_string_without_replacement(&src[read..], &mut text, true);
+                decoder.decode_to_string_without_replacement(&src[read..], &mut scratch, true);
             read += n;
+            text.push_str(&scratch);
+            scratch.clear();
             match result {
                 encoding_rs::DecoderResult::InputEmpty => return text,
-                encoding_rs::DecoderResult::OutputFull => {
-                    text.reserve(room(&decoder, src.len() - read).max(4));
-                }
+                encoding_rs::DecoderResult::OutputFull => {}
                 encoding_rs::DecoderResult::Malformed(len, after) => {
-                    // The sequence ends `after` bytes before what was read (its bytes are all in
-                    // `src`: the whole of it is decoded in one call).
+                    // The sequence ends `after` bytes before what has been read.
                     let end = read.saturating_sub(usize::from(after));
                     replaced.push(Replaced {
                         offset: at + skip + end.saturating_sub(usize::from(len)),
@@ -520,6 +522,9 @@ impl TextDecoder {
         }
     }
 }
+
+/// How much text a file with bytes that are not text is decoded into at a time.
+const SCRATCH: usize = 16 << 10;
 
 /// Lines of a file decoded together, and the byte of the file where they start.
 struct Run<'a> {
