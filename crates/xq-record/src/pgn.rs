@@ -467,13 +467,21 @@ impl<'a> PgnReader<'a> {
                         None => self.look(self.end),
                     }
                     let Some(end) = found else {
-                        return Err(ReadError::new(
-                            ReadErrorKind::Syntax,
-                            "a comment opened with { is never closed with }; close it or remove the {",
-                        )
-                        .at(start)
-                        .on_line(start_line)
-                        .in_game(self.game));
+                        // Text goes on past the longest a comment may be: say so, as a `}`
+                        // further on may be this comment's end to the person who wrote it.
+                        let message = if window < self.end {
+                            format!(
+                                "a comment opened with {{ is not closed within {} MiB, the longest a comment may be; close it sooner or remove the {{",
+                                MAX_COMMENT >> 20
+                            )
+                        } else {
+                            "a comment opened with { is never closed with }; close it or remove the {"
+                                .to_owned()
+                        };
+                        return Err(ReadError::new(ReadErrorKind::Syntax, message)
+                            .at(start)
+                            .on_line(start_line)
+                            .in_game(self.game));
                     };
                     let body = rest[..end].trim().to_owned();
                     self.advance(end + 1);
@@ -908,6 +916,16 @@ mod tests {
         assert_eq!(unclosed.line, Some(2));
         // Every place is the character the error is about.
         assert_eq!(unclosed.offset, Some("[Event \"x\"]\n1. h2e2 ".len()));
+        assert!(unclosed.message.contains("never closed with }"));
+        // A comment closed only after the longest a comment may be says so.
+        let long = format!("1. h2e2 {{{}}} h9g7 *", "x".repeat(MAX_COMMENT + 10));
+        let long = read(&long).remove(0).unwrap_err();
+        assert_eq!((long.kind, long.offset), (ReadErrorKind::Syntax, Some(8)));
+        assert!(
+            long.message.contains("not closed within 1 MiB"),
+            "{}",
+            long.message
+        );
         let paren = read("1. h2e2 ) h9g7 *").remove(0).unwrap_err();
         assert_eq!(paren.kind, ReadErrorKind::Syntax);
         assert_eq!(paren.offset, Some(8));
