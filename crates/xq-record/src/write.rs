@@ -168,7 +168,9 @@ pub(crate) fn pgn_game(game: &Game, notation: Notation) -> String {
     }
     for (k, v) in &game.tags {
         let name = tag_name(k);
-        if !name.is_empty() {
+        // The moves are written anew in `notation`: their Format tag is this writer's (below),
+        // never the one the game was read with.
+        if !name.is_empty() && !name.eq_ignore_ascii_case("Format") {
             let _ = writeln!(out, "[{name} \"{}\"]", quote(v));
         }
     }

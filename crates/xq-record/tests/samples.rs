@@ -402,3 +402,29 @@ fn sibling_variations_stay_siblings_in_every_format() {
     assert_eq!(game.off_main_line(), (7, 0));
     round_trips("siblings", &game);
 }
+
+/// The moves are written anew in the notation asked for: the Format tag says that notation,
+/// once, whatever tag the game was read with (a WXF game written in Chinese has none).
+#[test]
+fn the_format_tag_follows_the_notation_written() {
+    let text = "[Event \"x\"]\n[Format \"WXF\"]\n\n1. C2.5 H8+7 *\n";
+    let records = read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+    let game = replayed(records.games.into_iter().next().unwrap().unwrap());
+    for (notation, tag) in [
+        (Notation::Chinese(ChineseStyle::default()), None),
+        (Notation::Wxf, Some("[Format \"WXF\"]")),
+        (Notation::Iccs, Some("[Format \"ICCS\"]")),
+    ] {
+        let options = PgnOptions {
+            notation,
+            encoding: Encoding::Utf8,
+        };
+        let w = write::write_pgn(std::slice::from_ref(&game), options);
+        let written = String::from_utf8(w.bytes).unwrap();
+        let formats: Vec<&str> = written
+            .lines()
+            .filter(|l| l.starts_with("[Format "))
+            .collect();
+        assert_eq!(formats, Vec::from_iter(tag), "{written}");
+    }
+}
