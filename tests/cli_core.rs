@@ -89,6 +89,35 @@ fn usage_errors_exit_2() {
     assert_eq!(xq(&["--version"]).code, 0);
 }
 
+/// A thread count is 1 to 256 for every command that takes one: a mistyped `-j 100000` is told
+/// so at once instead of starting 100,000 threads.
+#[test]
+fn a_thread_count_out_of_range_is_a_usage_error() {
+    let records = "fixtures/records";
+    for command in [
+        vec!["validate", records],
+        vec!["convert", records, "--to", "json", "-o", "-"],
+        vec!["dataset", records, "-o", "/nonexistent-xq-dataset"],
+    ] {
+        for jobs in ["0", "257", "100000", "many"] {
+            let mut args = command.clone();
+            args.extend(["-j", jobs]);
+            let run = xq(&args);
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+            assert!(run.stderr.contains("1 to 256"), "{args:?}: {}", run.stderr);
+        }
+    }
+    insta::assert_snapshot!(xq(&["validate", records, "-j", "100000"]).stderr);
+    let most = xq(&[
+        "validate",
+        "-q",
+        "fixtures/records/ours/variations.pgn",
+        "-j",
+        "256",
+    ]);
+    assert_eq!(most.code, 0, "{}", most.stderr);
+}
+
 #[test]
 fn the_help_lists_every_command_by_who_uses_it() {
     let (help, _, code) = xq(&["--help"]).parts();

@@ -561,8 +561,8 @@ pub(crate) struct ValidateArgs {
     /// Accept only standard notation: a move written in a variant form fails.
     #[arg(long)]
     pub(crate) strict: bool,
-    /// How many threads check files (default: one per core).
-    #[arg(long, short = 'j')]
+    /// How many threads check files, 1 to 256 (default: one per core).
+    #[arg(long, short = 'j', value_parser = jobs)]
     pub(crate) jobs: Option<usize>,
     /// No progress bar and no timing line on standard error.
     #[arg(long, short = 'q')]
@@ -634,9 +634,9 @@ pub(crate) struct ConvertArgs {
     /// Leave outputs that already exist as they are (to finish an interrupted batch).
     #[arg(long)]
     pub(crate) skip_existing: bool,
-    /// How many threads convert files (default: one per core); the messages come out in the
-    /// order of the inputs whatever the number.
-    #[arg(long, short = 'j')]
+    /// How many threads convert files, 1 to 256 (default: one per core); the messages come out
+    /// in the order of the inputs whatever the number.
+    #[arg(long, short = 'j', value_parser = jobs)]
     pub(crate) jobs: Option<usize>,
     /// With `--to jsonl|parquet`: rows at most in a part file.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -772,12 +772,25 @@ pub(crate) struct DatasetArgs {
     /// Replace a dataset already in the directory (its part files and manifest).
     #[arg(long)]
     pub(crate) force: bool,
-    /// How many threads read files (default: one per core).
-    #[arg(long, short = 'j')]
+    /// How many threads read files, 1 to 256 (default: one per core).
+    #[arg(long, short = 'j', value_parser = jobs)]
     pub(crate) jobs: Option<usize>,
     /// Follow symbolic links found in directories to wherever they point.
     #[arg(long)]
     pub(crate) follow: bool,
     #[command(flatten)]
     pub(crate) input: InputArgs,
+}
+
+/// A count of threads (`-j`): 1 to [`ReaderPool::MAX_WORKERS`].
+fn jobs(text: &str) -> Result<usize, String> {
+    use xq_notation::ReaderPool;
+    let most = ReaderPool::MAX_WORKERS;
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n),
+        Ok(_) => Err(format!(
+            "from 1 to {most} threads (more than the cores only take turns on them)"
+        )),
+        Err(_) => Err(format!("a number of threads, 1 to {most}")),
+    }
 }

@@ -788,6 +788,11 @@ pub struct ReaderPool {
 }
 
 impl ReaderPool {
+    /// The most worker threads a batch job takes (`-j`, `jobs=`): enough to keep many reads in
+    /// flight on any machine, while a mistyped count (100000) would start threads that only take
+    /// turns on the cores, each with its stack and reader (a run of 16 files took minutes).
+    pub const MAX_WORKERS: usize = 256;
+
     /// Readers in `mode` for `workers` threads (at least one).
     pub fn new(workers: usize, mode: Mode) -> ReaderPool {
         ReaderPool {

@@ -102,6 +102,12 @@ fn options(
 
 /// `jobs` worker threads (all cores by default), and a notation reader for each.
 fn workers(jobs: Option<usize>, mode: Mode) -> PyResult<(rayon::ThreadPool, ReaderPool)> {
+    let most = ReaderPool::MAX_WORKERS;
+    if jobs.is_some_and(|n| !(1..=most).contains(&n)) {
+        return Err(PyValueError::new_err(format!(
+            "jobs: from 1 to {most} threads (None: one per core)"
+        )));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
         .build()

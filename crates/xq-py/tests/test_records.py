@@ -143,6 +143,15 @@ def test_validate_jobs_give_the_same_rows(ccpd):
     assert list(xq.validate(sub, jobs=1)) == list(xq.validate(sub, jobs=2))
 
 
+@pytest.mark.parametrize("jobs", [0, 257, 100000])
+def test_a_thread_count_out_of_range_is_refused(ccpd, jobs):
+    sub = ccpd / "Dataset" / "全盤戰術"
+    with pytest.raises(ValueError, match="1 to 256"):
+        list(xq.validate(sub, jobs=jobs))
+    with pytest.raises(ValueError, match="1 to 256"):
+        list(xq.read_games(sub, jobs=jobs))
+
+
 def test_validate_matches_the_command(ccpd, xq_command):
     """The same rows as `xq validate --report jsonl`, when the command has been built (cargo test
     builds target/debug/xq, so CI always has it)."""

@@ -194,7 +194,7 @@ def read_games(
     `(name, bytes)` pair (the name is kept as the game's file and its extension helps tell the
     format), a binary or text file object, or a list of these. Any format (PGN, XQF, DhtmlXQ, CBR/CBL/CBF,
     move lists, JSON); the text encoding is detected unless `encoding` is given. Files are read
-    on `jobs` threads (all cores by default) without the GIL.
+    on `jobs` threads (1 to 256; all cores by default) without the GIL.
 
     A game that cannot be read, or whose moves stop replaying, is still yielded: `g.ok` is False
     and `g.errors` says why; with `errors="raise"` it raises `xq.RecordError` instead (its
