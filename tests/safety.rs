@@ -509,6 +509,77 @@ fn a_huge_bad_fen_gives_a_short_message() {
     );
 }
 
+/// Found in a directory, a file that shares its extension with other files is skipped only when
+/// it is no record at all; a damaged record, or a move list with a mistyped move, fails (exit 1).
+#[test]
+fn a_damaged_record_among_others_fails_and_other_files_are_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir(&dir).unwrap();
+    let full = xq(&[
+        "convert",
+        "fixtures/records/ours/variations.pgn",
+        "--to",
+        "json",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(full.code, 0, "{}", full.stderr);
+    fs::write(dir.join("cut.json"), &full.stdout[..300]).unwrap();
+    fs::write(dir.join("typo.txt"), "炮二平午 马8进7 马二进三\n").unwrap();
+    fs::write(dir.join("readme.txt"), "This is a readme file.\n").unwrap();
+    fs::write(dir.join("package.json"), "{\"name\": \"pkg\"}\n").unwrap();
+    fs::write(dir.join("broken.json"), "{\"name\": broken\n").unwrap();
+    let run = xq(&["validate", dir.to_str().unwrap(), "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    insta::assert_snapshot!(scrub(&run.stdout, tmp.path()));
+    let out = tmp.path().join("out");
+    let run = xq(&[
+        "convert",
+        dir.to_str().unwrap(),
+        "--to",
+        "pgn",
+        "-o",
+        &format!("{}/", out.display()),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("readme.txt: skipped"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("cut.json") && !run.stdout.contains("cut.json: skipped"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A move's text megabytes long (a file of control bytes) is reported by its start: the report
+/// is a few lines, not ten times the input.
+#[test]
+fn a_huge_move_text_is_shown_cut() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("huge.pgn");
+    let mut text = b"[Event \"x\"]\n\n1. ".to_vec();
+    text.extend(std::iter::repeat_n(1u8, 3_000_000));
+    text.extend(b" *\n");
+    fs::write(&path, text).unwrap();
+    let run = xq(&["validate", path.to_str().unwrap(), "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.len() < 3_000, "{} bytes", run.stdout.len());
+    let first = run.stdout.lines().next().unwrap();
+    assert!(
+        first.contains("…: cannot read `") && first.contains("too long for a move"),
+        "{first}"
+    );
+    let rows = support::jsonl(&xq(&[
+        "validate",
+        path.to_str().unwrap(),
+        "-q",
+        "--format",
+        "jsonl",
+    ]));
+    let message = rows[0]["error"]["message"].as_str().unwrap();
+    assert!(message.len() < 400, "{message}");
+}
+
 #[test]
 fn perft_depth_is_capped() {
     let run = xq(&["perft", "--depth", "100000"]);

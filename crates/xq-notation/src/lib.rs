@@ -35,7 +35,7 @@ pub use crate::{
     resolve::{Mode, NotationError, Reader, ReaderPool, ResolveError, read},
     syntax::{
         Descriptive, Deviations, Direction, MoveText, Numerals, Selector, SyntaxError, System,
-        Tandem, parse,
+        Tandem, parse, shown,
     },
     write::{ChineseStyle, Notation, Script, TandemStyle, write},
 };

@@ -270,11 +270,20 @@ impl fmt::Display for SyntaxError {
         write!(
             f,
             "cannot read `{}` as a move: {} (at byte {})",
-            self.text,
+            shown(&self.text),
             self.what(),
             self.span.start
         )
     }
+}
+
+/// How many characters of a move's text messages show: a token of 3 MB (a file of control
+/// bytes) is shown by its start, not whole.
+const SHOWN_CHARS: usize = 40;
+
+/// A move's text as messages show it: cut to 40 characters, with `…` if longer.
+pub fn shown(text: &str) -> String {
+    xq_core::fen::cut(text, SHOWN_CHARS)
 }
 
 impl std::error::Error for SyntaxError {}

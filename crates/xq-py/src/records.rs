@@ -147,7 +147,7 @@ fn read_buffer(
     };
     let records = match xq_record::read(bytes, extension, options) {
         Ok(records) => records,
-        Err(err) if shared => {
+        Err(err) if shared && err.is_not_a_record() => {
             out.skipped = Some(format!("not a game record ({})", err.message));
             return out;
         }
@@ -162,17 +162,8 @@ fn read_buffer(
         let report = validate_game(i, &mut item, reader);
         out.items.push((item.unwrap_or_default(), report));
     }
-    if shared {
-        let first_word_is_no_move = out
-            .items
-            .first()
-            .and_then(|(_, r)| r.error.as_ref())
-            .is_some_and(|e| e.ply == Some(1) && e.kind == "unreadable");
-        if out.items.is_empty() {
-            out.skipped = Some("no game record in it".to_owned());
-        } else if records.format == Format::Txt && first_word_is_no_move {
-            out.skipped = Some("not a move list: its first word is not a move".to_owned());
-        }
+    if shared && out.items.is_empty() {
+        out.skipped = Some("no game record in it".to_owned());
     } else if out.items.is_empty() {
         out.failure = Some(Failure::whole(
             "no_games",
@@ -270,7 +261,7 @@ pub(crate) fn _stream_file(
             .is_some_and(|e| SHARED_EXTENSIONS.iter().any(|s| s.eq_ignore_ascii_case(e)));
     let stream = xq_record::GameStream::open(p, opts).map_err(|err| {
         // A file found in a directory that is not a record is skipped, as in `_read_files`.
-        (!shared).then(|| Failure::from(&err))
+        (!(shared && err.is_not_a_record())).then(|| Failure::from(&err))
     });
     Ok(GameChunks(std::sync::Mutex::new(Some(ChunkState {
         file: path,

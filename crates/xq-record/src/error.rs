@@ -63,6 +63,13 @@ pub struct ReadError {
 }
 
 impl ReadError {
+    /// Whether the content is no game record of any format the reader knows (not a damaged
+    /// record): a file found in a directory among records, sharing an extension with other files
+    /// (`.json`, `.txt`, `.html`), is skipped for this, and fails for any other error.
+    pub fn is_not_a_record(&self) -> bool {
+        self.kind == ReadErrorKind::UnknownFormat
+    }
+
     /// An error of `kind` with a message.
     pub fn new(kind: ReadErrorKind, message: impl Into<String>) -> ReadError {
         ReadError {

@@ -96,7 +96,11 @@ pub struct ReadOptions {
     pub format: Option<Format>,
 }
 
-/// The format of `bytes` (the file extension decides only between formats the content allows).
+/// The format of `bytes`, each format recognised by its own structure, not by words that may
+/// stand anywhere (a PGN comment may mention `[DhtmlXQ]`, a tag may hold a DhtmlXQ field's value):
+/// XML (`<` first) holding `<ChineseChessRecord` is CBF; JSON starts with `{"`, `{}`, `[{` or
+/// `[]`; PGN has a tag line `[Name "value"]`; DhtmlXQ has a field `[DhtmlXQ_name]…[/DhtmlXQ_name]`.
+/// When the text has the structure of two, the file extension decides, then which comes first.
 pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
     if looks_like_xqf(bytes, extension) {
         return Format::Xqf;
@@ -112,22 +116,35 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
         return by_extension.unwrap_or(Format::Pgn);
     };
     let head = text.trim_start_matches('\u{feff}').trim_start();
-    if head.contains("<ChineseChessRecord") {
-        return Format::Cbf;
+    let tag_at = first_tag_line(text);
+    let field_at = first_dhtmlxq_field(text);
+    if head.starts_with('<') {
+        if field_at.is_some() {
+            return Format::Dhtmlxq;
+        }
+        if head.contains("<ChineseChessRecord") {
+            return Format::Cbf;
+        }
     }
-    if text.contains("[DhtmlXQ") {
-        return Format::Dhtmlxq;
-    }
-    let json_like = head.starts_with('{')
-        || (head.starts_with('[') && head[1..].trim_start().starts_with(['{', ']']));
-    if json_like {
+    // A PGN file may start with a comment: `{` first is JSON unless the file is named and built
+    // as PGN.
+    if starts_like_json(head) && !(by_extension == Some(Format::Pgn) && tag_at.is_some()) {
         return Format::Json;
     }
-    let has_tags = text.lines().any(|l| {
-        let l = l.trim_start();
-        l.starts_with('[') && l.contains('"') && l.trim_end().ends_with(']')
-    });
-    if has_tags || by_extension == Some(Format::Pgn) {
+    match (tag_at, field_at) {
+        (Some(tag), Some(field)) => {
+            return match by_extension {
+                Some(Format::Pgn) => Format::Pgn,
+                Some(Format::Dhtmlxq) => Format::Dhtmlxq,
+                _ if field < tag => Format::Dhtmlxq,
+                _ => Format::Pgn,
+            };
+        }
+        (Some(_), None) => return Format::Pgn,
+        (None, Some(_)) => return Format::Dhtmlxq,
+        (None, None) => {}
+    }
+    if by_extension == Some(Format::Pgn) {
         return Format::Pgn;
     }
     let numbered = text
@@ -139,6 +156,70 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
             .take(20)
             .any(|t| t.starts_with("1."));
     if numbered { Format::Pgn } else { Format::Txt }
+}
+
+/// Whether `head` (the text from its first character that is not a space) starts as a JSON
+/// object or array of objects does: `{` then a key or `}`, `[` then `{` or `]`.
+fn starts_like_json(head: &str) -> bool {
+    let after = |open: char| head.strip_prefix(open).map(str::trim_start);
+    after('{').is_some_and(|rest| rest.starts_with(['"', '}']))
+        || after('[').is_some_and(|rest| rest.starts_with(['{', ']']))
+}
+
+/// Where the first PGN tag line of `text` starts: `[Name "value"]` alone on its line, the name
+/// letters, digits and `_`.
+fn first_tag_line(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let Some(inner) = line
+            .trim()
+            .strip_prefix('[')
+            .and_then(|l| l.strip_suffix(']'))
+        else {
+            continue;
+        };
+        let name_len = inner
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        let value = inner[name_len..].trim_start();
+        if name_len > 0 && value.len() >= 2 && value.starts_with('"') && value.ends_with('"') {
+            return Some(start);
+        }
+    }
+    None
+}
+
+/// Where the first DhtmlXQ field of `text` starts: `[DhtmlXQ_name]`, closed further on by
+/// `[/DhtmlXQ_name]` (`[DhtmlXQ]` alone, or a PGN tag named `DhtmlXQ_ver`, is no field). Two
+/// passes, each over the text once: where each name is last closed, then the first opening
+/// before its closing (looking for each opening's closing afresh would take time growing with
+/// the square of the text's length on text full of openings).
+fn first_dhtmlxq_field(text: &str) -> Option<usize> {
+    /// The name of a field at the start of `rest`, if `]` follows it.
+    fn name(rest: &str) -> Option<&str> {
+        let len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        (len > 0 && rest[len..].starts_with(']')).then(|| &rest[..len])
+    }
+    /// Each `(place, name)` of `marker` followed by a name and `]` in `text`.
+    fn marked<'t>(text: &'t str, marker: &'static str) -> impl Iterator<Item = (usize, &'t str)> {
+        text.match_indices(marker)
+            .filter_map(move |(at, _)| Some((at, name(&text[at + marker.len()..])?)))
+    }
+    let closed: std::collections::HashMap<&str, usize> = marked(text, "[/DhtmlXQ_")
+        .map(|(at, name)| (name, at))
+        .collect();
+    if closed.is_empty() {
+        return None;
+    }
+    marked(text, "[DhtmlXQ_")
+        .find(|(at, name)| closed.get(name).is_some_and(|end| end > at))
+        .map(|(at, _)| at)
 }
 
 /// A file named like a binary record (`.xqf`, `.cbr`, `.cbl`) or JSON whose content is none of the
@@ -269,7 +350,16 @@ pub(crate) fn read_with(
                 .map(Ok)
                 .collect()
         }
-        Format::Txt => txt::read_txt(text_or_err()?),
+        Format::Txt => {
+            let games = txt::read_txt(text_or_err()?);
+            if !games.is_empty() && games.iter().all(is_prose) {
+                return Err(ReadError::new(
+                    ReadErrorKind::UnknownFormat,
+                    "not a move list: none of its words reads as a move, and it gives no position",
+                ));
+            }
+            games
+        }
         Format::Pgn => pgn::pgn_games(
             text_or_err()?,
             encoding.unwrap_or(Encoding::Utf8),
@@ -294,4 +384,156 @@ pub(crate) fn read_with(
         games,
         not_games,
     })
+}
+
+/// Whether a game read from a move list is only words that no notation reads as a move (no
+/// position given, no word in move syntax, legal or not): text that is no move list, where one
+/// with a mistyped move still is one.
+fn is_prose(game: &Result<Game, ReadError>) -> bool {
+    let Ok(game) = game else { return false };
+    game.fen.is_none()
+        && !game.moves.iter().any(|node| {
+            node.m.is_some()
+                || node
+                    .text
+                    .as_deref()
+                    .is_some_and(|text| xq_notation::parse(text).is_ok())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sniffed(text: &str, extension: Option<&str>) -> Format {
+        sniff(text.as_bytes(), extension, Some(text))
+    }
+
+    const TAGS: &str = "[Event \"x\"]\n[Red \"A\"]\n\n";
+    const UBB: &str = "[DhtmlXQ]\n[DhtmlXQ_ver]www_dpxq_com[/DhtmlXQ_ver]\n[DhtmlXQ_title]a \"b\" c[/DhtmlXQ_title]\n[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n";
+
+    /// Words of another format in a PGN comment or tag do not make the file that format.
+    #[test]
+    fn a_pgn_that_mentions_other_formats_is_pgn() {
+        for extension in [None, Some("pgn"), Some("txt")] {
+            for body in [
+                "{copied from a [DhtmlXQ] page} 1. h2e2 h9g7 *\n",
+                "{see the <ChineseChessRecord> format} 1. h2e2 *\n",
+                "{[DhtmlXQ_ver]x} 1. h2e2 *\n",
+            ] {
+                assert_eq!(
+                    sniffed(&format!("{TAGS}{body}"), extension),
+                    Format::Pgn,
+                    "{body}"
+                );
+            }
+            let kept = "[Event \"x\"]\n[DhtmlXQ_ver \"www_dpxq_com\"]\n\n1. h2e2 *\n";
+            assert_eq!(sniffed(kept, extension), Format::Pgn);
+        }
+    }
+
+    /// A PGN may start with a comment, which is no JSON object: `{` and then a word.
+    #[test]
+    fn a_pgn_that_starts_with_a_comment_is_pgn() {
+        let text = format!("{{Exported by XQStudio}}\n{TAGS}1. h2e2 h9g7 *\n");
+        assert_eq!(sniffed(&text, Some("pgn")), Format::Pgn);
+        assert_eq!(sniffed(&text, None), Format::Pgn);
+        // Even a comment that starts as JSON does in a file named and built as PGN.
+        let quoted = format!("{{\"quoted\" words}}\n{TAGS}1. h2e2 *\n");
+        assert_eq!(sniffed(&quoted, Some("pgn")), Format::Pgn);
+        assert_eq!(sniffed(&quoted, None), Format::Json);
+    }
+
+    #[test]
+    fn json_starts_as_an_object_or_an_array_of_them() {
+        for text in [
+            "{\"format\": \"xq-games\"}",
+            "\u{feff} { }",
+            "[{\"moves\": []}]",
+            "[ ]",
+        ] {
+            assert_eq!(sniffed(text, None), Format::Json, "{text}");
+        }
+        for text in ["{a comment} 1. h2e2 *", "[Event \"x\"]\n1. h2e2 *"] {
+            assert_ne!(sniffed(text, None), Format::Json, "{text}");
+        }
+    }
+
+    /// A DhtmlXQ record is known by its fields, alone, in a page or after other text; a field's
+    /// value may hold what looks like a tag's quotes.
+    #[test]
+    fn dhtmlxq_is_known_by_its_fields() {
+        for text in [
+            UBB.to_owned(),
+            format!("<html><body><p>a game</p>\n{UBB}</body></html>"),
+            format!("Some forum words first.\n{UBB}"),
+            "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]".to_owned(),
+        ] {
+            for extension in [None, Some("ubb"), Some("html"), Some("txt")] {
+                assert_eq!(sniffed(&text, extension), Format::Dhtmlxq, "{text}");
+            }
+        }
+        // A closing before its opening, or an opening never closed, is no field.
+        for text in [
+            "[/DhtmlXQ_a] then [DhtmlXQ_a] 1. h2e2",
+            "[DhtmlXQ_a] 1. h2e2",
+            "[DhtmlXQ] 1. h2e2",
+        ] {
+            assert_ne!(sniffed(text, None), Format::Dhtmlxq, "{text}");
+        }
+    }
+
+    /// A text with the structure of both PGN and DhtmlXQ (a record pasted into a comment): the
+    /// extension decides, then which comes first.
+    #[test]
+    fn pgn_and_dhtmlxq_together_go_by_name_then_order() {
+        let pgn_first = format!("{TAGS}{{{UBB}}} 1. h2e2 *\n");
+        assert_eq!(sniffed(&pgn_first, None), Format::Pgn);
+        assert_eq!(sniffed(&pgn_first, Some("pgn")), Format::Pgn);
+        assert_eq!(sniffed(&pgn_first, Some("ubb")), Format::Dhtmlxq);
+        let ubb_first = format!("{UBB}\n{TAGS}1. h2e2 *\n");
+        assert_eq!(sniffed(&ubb_first, None), Format::Dhtmlxq);
+        assert_eq!(sniffed(&ubb_first, Some("pgn")), Format::Pgn);
+    }
+
+    /// A file's content that is no record says so (a file found among records is skipped for
+    /// it); a damaged record is an error of another kind (the file fails).
+    #[test]
+    fn no_record_is_told_from_a_damaged_one() {
+        let error = |text: &str, extension: &str| {
+            read(text.as_bytes(), Some(extension), ReadOptions::default())
+                .err()
+                .map(|e| e.is_not_a_record())
+        };
+        // Words that no notation reads as a move: no move list. A mistyped move among moves,
+        // or a position: a move list.
+        assert_eq!(error("shopping: milk, eggs\n", "txt"), Some(true));
+        assert_eq!(error("炮二平午 马8进7 马二进三\n", "txt"), None);
+        assert_eq!(error("some words h2e2\n", "txt"), None);
+        // JSON of other programs, broken or not, is none of ours; ours, cut short, is damaged.
+        assert_eq!(error("{\"name\": \"pkg\"}", "json"), Some(true));
+        assert_eq!(error("{\"name\": broken", "json"), Some(true));
+        assert_eq!(
+            error("{\"format\": \"other\", \"games\": []}", "json"),
+            Some(true)
+        );
+        assert_eq!(
+            error("{\"format\": \"xq-games\", \"version\": 1, \"ga", "json"),
+            Some(false)
+        );
+        assert_eq!(
+            error(
+                "{\"format\": \"xq-games\", \"version\": 2, \"games\": []}",
+                "json"
+            ),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn cbf_is_an_xml_document() {
+        let cbf = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<ChineseChessRecord Version=\"1.0\">\n</ChineseChessRecord>\n";
+        assert_eq!(sniffed(cbf, None), Format::Cbf);
+        assert_eq!(sniffed(cbf, Some("cbf")), Format::Cbf);
+    }
 }

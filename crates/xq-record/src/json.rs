@@ -26,15 +26,19 @@ pub struct Document {
 pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
     let bom = text.len() - text.trim_start_matches('\u{feff}').len();
     let text = &text[bom..];
+    // Text that names our format (every document xq writes starts so) is a damaged record when
+    // it cannot be read; other text that is not our JSON is no record of ours.
+    let kind = if text.contains("\"xq-games\"") {
+        ReadErrorKind::Syntax
+    } else {
+        ReadErrorKind::UnknownFormat
+    };
     // serde's message, placed in the text read (line, and the byte of the column) when known.
     let as_error = |e: serde_json::Error| {
         let message = e.to_string();
         let place = format!(" at line {} column {}", e.line(), e.column());
         let message = message.strip_suffix(&place).unwrap_or(&message);
-        let err = ReadError::new(
-            ReadErrorKind::Syntax,
-            format!("not an xq JSON record: {message}"),
-        );
+        let err = ReadError::new(kind, format!("not an xq JSON record: {message}"));
         match e.line() {
             0 => err,
             line => err
@@ -74,7 +78,7 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
             from_value(value).map_err(|e| misfit(e, from_text::<Document>(text)))?;
         if doc.format != "xq-games" {
             return Err(ReadError::new(
-                ReadErrorKind::Unsupported,
+                ReadErrorKind::UnknownFormat,
                 format!("JSON format {:?} is not xq-games", doc.format),
             ));
         }

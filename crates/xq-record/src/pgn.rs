@@ -405,6 +405,34 @@ impl<'a> PgnReader<'a> {
             line: Some(self.line),
             ..Game::default()
         };
+        loop {
+            self.read_tags(&mut game)?;
+            let ended = self.read_movetext(&mut game);
+            // Comments alone before a tag section (`{Exported by …}` heading a file) are not a
+            // game of their own: they open the game whose tags follow.
+            let comments_only = game.tags.is_empty() && game.fen.is_none() && game.moves.is_empty();
+            if ended.is_ok() && comments_only && self.peek() == Some('[') {
+                continue;
+            }
+            return match ended {
+                Ok(()) => {
+                    // Every text of the game comes from what was read (the result tag the
+                    // reader may add aside): looked over once for U+FFFD here, not text by text
+                    // later.
+                    let read = &self.text.as_bytes()[start..self.pos.min(self.end)];
+                    game.replacement_free = memchr::memmem::find(read, REPLACEMENT).is_none();
+                    Ok(game)
+                }
+                Err(e) => {
+                    self.skip = Skip::ToGame;
+                    Err(e)
+                }
+            };
+        }
+    }
+
+    /// Reads the tag section of `game` (none when the text does not start with `[`).
+    fn read_tags(&mut self, game: &mut Game) -> Result<(), ReadError> {
         while self.peek() == Some('[') {
             let line = self.line;
             match self.read_tag() {
@@ -423,19 +451,7 @@ impl<'a> PgnReader<'a> {
             }
             self.skip_space();
         }
-        match self.read_movetext(&mut game) {
-            Ok(()) => {
-                // Every text of the game comes from what was read (the result tag the reader
-                // may add aside): looked over once for U+FFFD here, not text by text later.
-                let read = &self.text.as_bytes()[start..self.pos.min(self.end)];
-                game.replacement_free = memchr::memmem::find(read, REPLACEMENT).is_none();
-                Ok(game)
-            }
-            Err(e) => {
-                self.skip = Skip::ToGame;
-                Err(e)
-            }
-        }
+        Ok(())
     }
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
@@ -893,6 +909,31 @@ mod tests {
         assert_eq!(second.tag("Event"), Some("second"));
         assert_eq!(second.tag("Result"), Some("*"));
         assert_eq!(texts(&second.moves), ["h2e2"]);
+    }
+
+    /// Comments before a tag section open the game whose tags follow: no game of their own.
+    #[test]
+    fn comments_before_the_tags_open_the_game() {
+        let games = read(
+            "{Exported by XQStudio}\n{second note}\n[Event \"x\"]\n\n1. h2e2 *\n[Event \"y\"]\n1. h2e2 *\n",
+        );
+        assert_eq!(games.len(), 2);
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(g.tag("Event"), Some("x"));
+        let comment = g.comment.as_deref().unwrap();
+        assert!(comment.contains("Exported by XQStudio") && comment.contains("second note"));
+        assert_eq!(texts(&g.moves), ["h2e2"]);
+        assert_eq!(g.line, Some(1));
+        // Without tags after them, comments and moves are one game, as before.
+        let games = read("{a note} 1. h2e2 *\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(
+            games[0].as_ref().unwrap().comment.as_deref(),
+            Some("a note")
+        );
+        // A game with tags and no moves stays a game.
+        let games = read("[Event \"x\"]\n\n*\n[Event \"y\"]\n1. h2e2 *\n");
+        assert_eq!(games.len(), 2);
     }
 
     #[test]

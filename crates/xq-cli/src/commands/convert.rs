@@ -413,7 +413,7 @@ fn open_input<'a>(
             writeln!(out, "{name}: cannot read it: {}", visible(&e.message))?;
             return Ok(Err(ExitStatus::Io));
         }
-        Err(e) if input.may_not_be_a_record() => {
+        Err(e) if input.may_not_be_a_record() && e.is_not_a_record() => {
             writeln!(
                 out,
                 "{name}: skipped: not a game record ({})",

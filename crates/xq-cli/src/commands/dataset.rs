@@ -30,7 +30,7 @@ use super::{
     inputs::{self, Input},
     output::{Output, Replace},
     pipeline::{self, Loaded},
-    validate::{self, Checked, FileResult, Replayed},
+    validate::{self, Checked, FileResult},
 };
 use crate::{
     CliError, ExitStatus,
@@ -310,12 +310,6 @@ fn io_failure(message: String) -> Failure {
 struct Kept {
     game: Game,
     report: GameReport,
-}
-
-impl Replayed for Kept {
-    fn report(&self) -> &GameReport {
-        &self.report
-    }
 }
 
 fn keep(index: usize, mut item: Result<Game, ReadError>, reader: &mut xq_notation::Reader) -> Kept {

@@ -99,18 +99,6 @@ fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// A game as a batch command keeps it after replaying it: at least its report.
-pub(crate) trait Replayed: Send {
-    /// The validation report.
-    fn report(&self) -> &GameReport;
-}
-
-impl Replayed for GameReport {
-    fn report(&self) -> &GameReport {
-        self
-    }
-}
-
 /// Replays a game for `validate`: only the report is kept.
 fn report_only(
     index: usize,
@@ -144,7 +132,7 @@ pub(crate) enum Checked<G = GameReport> {
 
 /// Replays each game of a file that is not large, as the pipeline's readers brought it, with
 /// `replay` (given its index, the game as read or why it cannot be, and the thread's reader).
-pub(crate) fn check_loaded<G: Replayed>(
+pub(crate) fn check_loaded<G>(
     input: &Input,
     loaded: Loaded,
     options: ReadOptions,
@@ -162,7 +150,7 @@ pub(crate) fn check_loaded<G: Replayed>(
     let extension = input.path.extension().and_then(|e| e.to_str());
     let stream = match GameStream::from_reader(file, extension, options) {
         Ok(stream) => stream,
-        Err(err) if input.may_not_be_a_record() => {
+        Err(err) if input.may_not_be_a_record() && err.is_not_a_record() => {
             return Checked::Done(FileResult::Skipped(format!(
                 "not a game record ({})",
                 err.message
@@ -176,19 +164,8 @@ pub(crate) fn check_loaded<G: Replayed>(
         .enumerate()
         .map(|(i, item)| replay(i, item, reader))
         .collect();
-    if input.may_not_be_a_record() {
-        let first_word_is_no_move = games
-            .first()
-            .and_then(|g| g.report().error.as_ref())
-            .is_some_and(|e| e.ply == Some(1) && e.kind == "unreadable");
-        if games.is_empty() {
-            return Checked::Done(FileResult::Skipped("no game record in it".to_owned()));
-        }
-        if format == Format::Txt && first_word_is_no_move {
-            return Checked::Done(FileResult::Skipped(
-                "not a move list: its first word is not a move".to_owned(),
-            ));
-        }
+    if input.may_not_be_a_record() && games.is_empty() {
+        return Checked::Done(FileResult::Skipped("no game record in it".to_owned()));
     }
     Checked::Done(FileResult::Read {
         format,
@@ -492,7 +469,7 @@ impl<'o> Reporter<'o> {
                         .line
                         .map(|l| format!(", line {l}"))
                         .unwrap_or_default();
-                    let text = failure.text.as_deref().unwrap_or("?");
+                    let text = xq_notation::shown(failure.text.as_deref().unwrap_or("?"));
                     let within = variation_words(&failure.variation);
                     self.say(&format!(
                         "{file}: game {number}{line}: ply {ply}{within}, {text}: {} [{}]",
