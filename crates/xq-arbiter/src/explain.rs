@@ -161,7 +161,28 @@ pub fn explain(before: &Position, c: &Classified, lang: Lang) -> String {
             }
         }
         Reason::Chase { chases } => {
-            let parts: Vec<String> = chases.iter().map(|ch| chase_sentence(ch, lang)).collect();
+            // One sentence a chase, said once: chases that differ only in their winning line
+            // (a series of checks that may start in several ways) read alike.
+            // A chase won by checks names its line (the first, when several win alike).
+            let mut said: Vec<String> = Vec::new();
+            let mut parts: Vec<String> = Vec::new();
+            for ch in chases {
+                let sentence = chase_sentence(ch, lang);
+                if said.contains(&sentence) {
+                    continue;
+                }
+                let line = ch.line.join(" ");
+                parts.push(match (ch.protection, zh) {
+                    (Protection::ByChecks, true) if !line.is_empty() => {
+                        format!("{sentence}（如 {line}）")
+                    }
+                    (Protection::ByChecks, false) if !line.is_empty() => {
+                        format!("{sentence} (as {line})")
+                    }
+                    _ => sentence.clone(),
+                });
+                said.push(sentence);
+            }
             if zh {
                 format!("捉：{}", parts.join("；"))
             } else {
