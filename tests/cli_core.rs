@@ -86,6 +86,9 @@ fn usage_errors_exit_2() {
     assert_eq!(xq(&["perft"]).code, 2);
     assert_eq!(xq(&["no-such-command"]).code, 2);
     assert_eq!(xq(&["perft", "--depth", "x"]).code, 2);
+    // A natural limit of no rounds at all is no limit.
+    assert_eq!(xq(&["limit", "--moves", "h2e2", "--rounds", "0"]).code, 2);
+    assert_eq!(xq(&["judge", "--moves", "h2e2", "--rounds", "0"]).code, 2);
     assert_eq!(xq(&["--version"]).code, 0);
 }
 

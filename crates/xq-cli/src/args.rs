@@ -284,7 +284,7 @@ pub(crate) struct JudgeArgs {
     pub(crate) lang: Lang,
     /// The natural limit in rounds without a capture (events may lower it); `--rounds` as in
     /// `xq limit`.
-    #[arg(long, visible_alias = "rounds", default_value_t = 60)]
+    #[arg(long, visible_alias = "rounds", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) limit_rounds: u32,
     /// How many of the claimant's checks count towards the natural limit.
     #[arg(long, default_value_t = 10)]
@@ -371,8 +371,8 @@ pub(crate) struct LimitArgs {
     /// The side claiming the draw (default: both, one audit each).
     #[arg(long, value_enum)]
     pub(crate) claimant: Option<SideArg>,
-    /// The limit in rounds without a capture (events may lower it).
-    #[arg(long, default_value_t = 60)]
+    /// The limit in rounds without a capture (events may lower it), at least 1.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) rounds: u32,
     /// How many of the claimant's checks count.
     #[arg(long, default_value_t = 10)]
