@@ -295,6 +295,20 @@ fn how_the_game_ended_and_whether_the_result_agrees() {
         "json",
     ]);
     assert_eq!(j["end"]["how"], "self_kill");
+    // The 60-round audit of a record that ends in a self-kill says where its line stops.
+    let audit = json(&[
+        "limit",
+        "fixtures/procedure/self-kill.pgn",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(audit["self_kill"]["ply"], 1);
+    assert_eq!(audit["record"]["admissible"], true);
+    let text = xq(&["limit", "fixtures/procedure/self-kill.pgn", "--lang", "en"]).stdout;
+    assert!(
+        text.contains("a self-kill (自杀): Red loses; the audit stops at ply 0"),
+        "{text}"
+    );
     insta::assert_snapshot!(
         "game_end_text_zh",
         xq(&["judge", "fixtures/procedure/stalemate.pgn"]).stdout

@@ -127,6 +127,31 @@ pub struct SelfKill {
     pub kings_facing: bool,
 }
 
+impl SelfKill {
+    /// What happened, in Chinese and in English: `第19着黑方走后己方帅（将）被将，属自杀，黑方负`.
+    pub fn words(&self) -> (String, String) {
+        let (side_zh, side_en) = match self.side {
+            Color::Red => ("红方", "Red"),
+            Color::Black => ("黑方", "Black"),
+        };
+        let (what_zh, what_en) = if self.kings_facing {
+            ("帅将对面", "leaves the kings facing")
+        } else {
+            ("己方帅（将）被将", "leaves its own king in check")
+        };
+        (
+            format!(
+                "第{}着{side_zh}走后{what_zh}，属自杀，{side_zh}负",
+                self.ply
+            ),
+            format!(
+                "ply {}: {side_en}'s move {what_en}, a self-kill (自杀): {side_en} loses",
+                self.ply
+            ),
+        )
+    }
+}
+
 /// How the game ended on the board, and whether the record's result agrees.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameEnd {
@@ -161,33 +186,13 @@ pub fn game_end(
     let side_zh = |c: Color| if c == Color::Red { "红方" } else { "黑方" };
     let side_en = |c: Color| if c == Color::Red { "Red" } else { "Black" };
     let (how, decision, ply, why_zh, why_en) = if let Some(k) = self_kill {
-        let what_zh = if k.kings_facing {
-            "帅将对面"
-        } else {
-            "己方帅（将）被将"
-        };
-        let what_en = if k.kings_facing {
-            "leaves the kings facing"
-        } else {
-            "leaves its own king in check"
-        };
+        let (why_zh, why_en) = k.words();
         (
             EndKind::SelfKill,
             Some(Decision::win(k.side.other())),
             Some(k.ply),
-            format!(
-                "第{}着{}走后{}，属自杀，{}负",
-                k.ply,
-                side_zh(k.side),
-                what_zh,
-                side_zh(k.side)
-            ),
-            format!(
-                "ply {}: {}'s move {what_en}, a self-kill (自杀): {} loses",
-                k.ply,
-                side_en(k.side),
-                side_en(k.side)
-            ),
+            why_zh,
+            why_en,
         )
     } else if let Some(end) = positions.last().and_then(Position::outcome) {
         let loser = end.winner.other();

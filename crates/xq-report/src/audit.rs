@@ -11,10 +11,13 @@ use xq_arbiter::{
 use xq_core::Color;
 use xq_notation::{ChineseStyle, Notation, write};
 
+use xq_arbiter::procedure::SelfKill;
+
 use crate::{
     Line,
-    json::pick,
-    ruling::{side_words, written, written_label},
+    json::{RecordJson, pick},
+    ruling::{RecordFacts, side_words, written, written_label},
+    text::write_record,
 };
 
 /// The 60-round audits of a line, one per claimant.
@@ -26,6 +29,50 @@ pub struct LimitAudit {
     pub chinese: Vec<String>,
     /// Each move in the notation asked for ([`LimitAudit::with_notation`]), with it.
     pub written: Option<(Notation, Vec<String>)>,
+    /// What reading the record found: whether a claim on it is heard, and the moves
+    /// reconstructed (`None` for moves given on the command line).
+    pub record: Option<RecordFacts>,
+    /// The recorded move that killed its own king: the game ended there, and the line audited
+    /// stops before it.
+    pub self_kill: Option<SelfKill>,
+}
+
+/// The audit's facts of the record in JSON, beside its audits.
+#[derive(Serialize)]
+struct LineJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<RecordJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    self_kill: Option<SelfKillJson>,
+}
+
+#[derive(Serialize)]
+struct SelfKillJson {
+    #[serde(flatten)]
+    kill: SelfKill,
+    explanation: String,
+}
+
+impl LineJson<'_> {
+    fn of(audit: &LimitAudit, lang: Lang) -> LineJson<'_> {
+        LineJson {
+            record: audit.record.as_ref().map(|rec| RecordJson::of(rec, lang)),
+            self_kill: audit.self_kill.map(|kill| SelfKillJson {
+                kill,
+                explanation: self_kill_words(kill, lang),
+            }),
+        }
+    }
+}
+
+/// What the self-kill ended, and that the audit stops before it.
+fn self_kill_words(kill: SelfKill, lang: Lang) -> String {
+    let (zh, en) = kill.words();
+    let before = kill.ply - 1;
+    match lang {
+        Lang::Chinese => format!("{zh}；审核止于第{before}着"),
+        Lang::English => format!("{en}; the audit stops at ply {before}"),
+    }
 }
 
 impl LimitAudit {
@@ -43,7 +90,16 @@ impl LimitAudit {
                 .map(|(pos, &m)| write(pos, m, Notation::Chinese(ChineseStyle::default())))
                 .collect(),
             written: None,
+            record: RecordFacts::of(line),
+            self_kill: line.self_kill,
         }
+    }
+
+    /// Whether the move of `row` was reconstructed from a missing or unreadable one.
+    fn reconstructed(&self, row: &AuditRow) -> bool {
+        self.record
+            .as_ref()
+            .is_some_and(|rec| rec.reconstructed().any(|ply| ply == row.ply))
     }
 
     /// The audit with the moves of `line` (the line it was made from) written in `notation` as
@@ -111,10 +167,24 @@ impl LimitAudit {
             });
         }
         buf.extend_from_slice(if self.audits.is_empty() {
-            b"]\n}"
+            b"]"
         } else {
-            b"\n  ]\n}"
+            b"\n  ]"
         });
+        // The record's facts and the self-kill, fields of the document as serde writes them.
+        let facts = serde_json::to_vec_pretty(&LineJson::of(self, lang))?;
+        let fields = facts
+            .strip_prefix(b"{")
+            .and_then(|f| f.strip_suffix(b"\n}"))
+            .unwrap_or_default();
+        if !fields.is_empty() {
+            buf.push(b',');
+            for line in fields.split_inclusive(|&b| b == b'\n').skip(1) {
+                buf.push(b'\n');
+                buf.extend_from_slice(line.strip_suffix(b"\n").unwrap_or(line));
+            }
+        }
+        buf.extend_from_slice(b"\n}");
         out.write_all(&buf).map_err(serde_json::Error::io)
     }
 
@@ -154,6 +224,9 @@ impl LimitAudit {
         if let Some(written) = self.written(row) {
             buf.extend_from_slice(b",\n          \"written\": ");
             serde_json::to_writer(&mut *buf, written)?;
+        }
+        if self.reconstructed(row) {
+            buf.extend_from_slice(b",\n          \"reconstructed\": true");
         }
         buf.extend_from_slice(b"\n        }");
         Ok(())
@@ -217,6 +290,17 @@ impl LimitAudit {
             }
             let _ = self.text(a, lang, &mut out);
         }
+        if let Some(rec) = &self.record {
+            let _ = write_record(&mut out, rec, lang);
+        }
+        if let Some(kill) = self.self_kill {
+            let _ = writeln!(
+                out,
+                "{} {}",
+                pick(lang, "终局：", "End:"),
+                self_kill_words(kill, lang)
+            );
+        }
         out
     }
 
@@ -254,10 +338,13 @@ impl LimitAudit {
             )?;
         }
         for row in &a.rows {
-            let mv = match (&self.written, self.written(row)) {
+            let mut mv = match (&self.written, self.written(row)) {
                 (Some((n, _)), Some(w)) => written_label(*n, w, self.chinese(row), row.m),
                 _ => format!("{} {}", self.chinese(row), row.m),
             };
+            if self.reconstructed(row) {
+                mv.push_str(pick(lang, "（补）", " (reconstructed)"));
+            }
             let capture = match (row.capture, zh) {
                 (true, true) => "吃子，重新计数",
                 (true, false) => "capture: restart",
@@ -385,6 +472,8 @@ mod tests {
             chinese: &'a str,
             #[serde(skip_serializing_if = "Option::is_none")]
             written: Option<&'a str>,
+            #[serde(skip_serializing_if = "std::ops::Not::not")]
+            reconstructed: bool,
         }
         #[derive(Serialize)]
         struct AuditJson<'a> {
@@ -395,6 +484,8 @@ mod tests {
         #[derive(Serialize)]
         struct Document<'a> {
             audits: Vec<AuditJson<'a>>,
+            #[serde(flatten)]
+            line: LineJson<'a>,
         }
         let audits = report
             .audits
@@ -408,11 +499,13 @@ mod tests {
                         row,
                         chinese: report.chinese(row),
                         written: report.written(row),
+                        reconstructed: report.reconstructed(row),
                     })
                     .collect(),
             })
             .collect();
-        serde_json::to_string_pretty(&Document { audits }).unwrap()
+        let line = LineJson::of(report, lang);
+        serde_json::to_string_pretty(&Document { audits, line }).unwrap()
     }
 
     /// A random line of up to `plies` moves: mating moves taken when there are, captures often
@@ -460,6 +553,34 @@ mod tests {
         let mut lines = vec![Line::new(Position::new(), Vec::new())];
         for i in 0..40 {
             lines.push(random_line(&mut seed, 20 + 10 * i));
+        }
+        // Lines read from records: a move reconstructed, a self-kill that stops the line.
+        for i in 0..lines.len() {
+            if i % 3 != 2 || lines[i].moves.len() < 3 {
+                continue;
+            }
+            let mut line = lines[i].clone();
+            let moves = line.moves.clone();
+            line.record = Some(xq_record::recover::Recovered {
+                start: line.start.clone(),
+                moves: moves.clone(),
+                gaps: vec![xq_record::recover::Gap {
+                    ply: 2,
+                    text: Some("车一平午".to_owned()),
+                    kind: xq_record::recover::GapKind::Unreadable,
+                    reconstructed: Some(moves[1]),
+                    candidates: 2,
+                }],
+                self_kill: None,
+                unread: i % 2,
+            });
+            line.self_kill = Some(SelfKill {
+                ply: moves.len() + 1,
+                m: moves[0],
+                side: Color::Black,
+                kings_facing: i % 2 == 0,
+            });
+            lines.push(line);
         }
         for (i, line) in lines.iter().enumerate() {
             let options = LimitOptions {

@@ -10,7 +10,10 @@ use xq_arbiter::{
 use xq_notation::Notation;
 use xq_record::recover::Gap;
 
-use crate::{Report, ruling::SidePattern};
+use crate::{
+    Report,
+    ruling::{RecordFacts, SidePattern},
+};
 
 #[derive(Serialize)]
 pub(crate) struct ReportJson<'a> {
@@ -58,12 +61,25 @@ struct OpeningJson<'a> {
 }
 
 #[derive(Serialize)]
-struct RecordJson<'a> {
+pub(crate) struct RecordJson<'a> {
     missing_or_unreadable: usize,
     admissible: bool,
     explanation: &'a str,
     gaps: &'a [Gap],
     unread: usize,
+}
+
+impl<'a> RecordJson<'a> {
+    /// What reading the record found, as the ruling's and the 60-round audit's JSON give it.
+    pub(crate) fn of(rec: &'a RecordFacts, lang: Lang) -> RecordJson<'a> {
+        RecordJson {
+            missing_or_unreadable: rec.admissibility.missing_or_unreadable,
+            admissible: rec.admissibility.admissible,
+            explanation: pick(lang, &rec.admissibility.why_zh, &rec.admissibility.why_en),
+            gaps: &rec.gaps,
+            unread: rec.unread,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -163,13 +179,7 @@ impl<'a> ReportJson<'a> {
                 applies: o.applies,
                 explanation: pick(lang, &o.why_zh, &o.why_en),
             }),
-            record: r.record.as_ref().map(|rec| RecordJson {
-                missing_or_unreadable: rec.admissibility.missing_or_unreadable,
-                admissible: rec.admissibility.admissible,
-                explanation: pick(lang, &rec.admissibility.why_zh, &rec.admissibility.why_en),
-                gaps: &rec.gaps,
-                unread: rec.unread,
-            }),
+            record: r.record.as_ref().map(|rec| RecordJson::of(rec, lang)),
             end: EndJson {
                 how: r.end.how,
                 decision: r.end.decision.map(Decision::pgn),

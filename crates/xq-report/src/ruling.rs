@@ -226,6 +226,25 @@ pub struct RecordFacts {
     pub unread: usize,
 }
 
+impl RecordFacts {
+    /// What reading `line`'s record found (`None` for moves given on the command line).
+    pub fn of(line: &Line) -> Option<RecordFacts> {
+        line.record.as_ref().map(|r| RecordFacts {
+            admissibility: admissibility(r.missing_or_unreadable()),
+            gaps: r.gaps.clone(),
+            unread: r.unread,
+        })
+    }
+
+    /// The plies whose move was reconstructed (from a missing or unreadable one).
+    pub fn reconstructed(&self) -> impl Iterator<Item = usize> + '_ {
+        self.gaps
+            .iter()
+            .filter(|g| g.reconstructed.is_some())
+            .map(|g| g.ply)
+    }
+}
+
 impl ReportMove {
     /// The move as reports show it: in the notation asked for ([`Report::with_notation`]),
     /// else in Chinese (`lang` Chinese) or WXF (English); the Chinese follows in brackets when
@@ -345,11 +364,7 @@ impl Report {
                 })
                 .collect(),
             opening: j.opening.clone(),
-            record: line.record.as_ref().map(|r| RecordFacts {
-                admissibility: admissibility(r.missing_or_unreadable()),
-                gaps: r.gaps.clone(),
-                unread: r.unread,
-            }),
+            record: RecordFacts::of(line),
             end,
             self_kill: line.self_kill,
             start: line.start.clone(),

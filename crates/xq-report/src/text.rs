@@ -5,7 +5,11 @@ use std::fmt::{self, Write};
 use xq_arbiter::{Lang, limit::Claim};
 use xq_core::{Color, diagram::text_diagram};
 
-use crate::{Report, json::pick, ruling::allowed_words};
+use crate::{
+    Report,
+    json::pick,
+    ruling::{RecordFacts, allowed_words},
+};
 
 pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Result {
     let zh = lang == Lang::Chinese;
@@ -164,35 +168,7 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
         )?;
     }
     if let Some(rec) = &r.record {
-        let a = &rec.admissibility;
-        writeln!(
-            out,
-            "{} {}",
-            pick(lang, "记录：", "Record:"),
-            pick(lang, &a.why_zh, &a.why_en)
-        )?;
-        for gap in &rec.gaps {
-            let what = gap.text.as_deref().map_or_else(
-                || pick(lang, "（漏记）", "(left out)").to_owned(),
-                |t| format!("`{}`", xq_core::text::visible(t)),
-            );
-            let fix = match (gap.reconstructed, zh) {
-                (Some(m), true) => format!("按后续着法补为 {m}（{}种可能）", gap.candidates),
-                (Some(m), false) => format!(
-                    "taken as {m} from the moves after it ({} possible)",
-                    gap.candidates
-                ),
-                (None, true) => "无法补出，其后不能复盘".to_owned(),
-                (None, false) => {
-                    "cannot be reconstructed; the record cannot be replayed beyond it".to_owned()
-                }
-            };
-            if zh {
-                writeln!(out, "  第{}着 {what}：{fix}", gap.ply)?;
-            } else {
-                writeln!(out, "  ply {} {what}: {fix}", gap.ply)?;
-            }
-        }
+        write_record(out, rec, lang)?;
     }
     let e = &r.end;
     let tag = match (e.result_tag.map(|d| d.pgn()), e.agrees, zh) {
@@ -208,4 +184,40 @@ pub(crate) fn write_text(r: &Report, lang: Lang, out: &mut String) -> fmt::Resul
         pick(lang, "终局：", "End:"),
         pick(lang, &e.why_zh, &e.why_en)
     )
+}
+
+/// What reading the record found: whether a claim on it is heard, and each missing or unreadable
+/// move with how it was reconstructed (the ruling's and the 60-round audit's text).
+pub(crate) fn write_record(out: &mut impl Write, rec: &RecordFacts, lang: Lang) -> fmt::Result {
+    let zh = lang == Lang::Chinese;
+    let a = &rec.admissibility;
+    writeln!(
+        out,
+        "{} {}",
+        pick(lang, "记录：", "Record:"),
+        pick(lang, &a.why_zh, &a.why_en)
+    )?;
+    for gap in &rec.gaps {
+        let what = gap.text.as_deref().map_or_else(
+            || pick(lang, "（漏记）", "(left out)").to_owned(),
+            |t| format!("`{}`", xq_core::text::visible(t)),
+        );
+        let fix = match (gap.reconstructed, zh) {
+            (Some(m), true) => format!("按后续着法补为 {m}（{}种可能）", gap.candidates),
+            (Some(m), false) => format!(
+                "taken as {m} from the moves after it ({} possible)",
+                gap.candidates
+            ),
+            (None, true) => "无法补出，其后不能复盘".to_owned(),
+            (None, false) => {
+                "cannot be reconstructed; the record cannot be replayed beyond it".to_owned()
+            }
+        };
+        if zh {
+            writeln!(out, "  第{}着 {what}：{fix}", gap.ply)?;
+        } else {
+            writeln!(out, "  ply {} {what}: {fix}", gap.ply)?;
+        }
+    }
+    Ok(())
 }
