@@ -99,7 +99,7 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
         out.push_str(&pgn_game(game, options.notation));
         out.push('\n');
     }
-    let mut dropped = Vec::new();
+    let mut dropped = kept_as_written(games, options.notation);
     let controls = |g: &Game| {
         g.tags.iter().any(|(_, v)| has_control(v))
             || g.comment.as_deref().is_some_and(has_control)
@@ -424,25 +424,46 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
 /// `game` with every line cut before its first move that does not replay (formats that store
 /// coordinates cannot hold such a move, nor what follows it), and what was cut, in words.
 pub fn playable(game: &Game) -> (Game, Option<String>) {
-    fn cut(
-        line: &mut Vec<Node>,
-        mut pos: Option<Position>,
-        first: usize,
-        cuts: &mut Vec<(usize, usize)>,
-    ) {
+    fn cut(line: &mut Vec<Node>, mut pos: Option<Position>) {
         for (i, node) in line.iter_mut().enumerate() {
-            let ok = match (pos.as_ref(), node.m) {
-                (Some(p), Some(m)) => p.is_legal(m),
-                _ => false,
-            };
-            if !ok {
-                let removed: usize = line[i..].iter().map(count).sum();
-                cuts.push((first + i + 1, removed));
+            if !replays(pos.as_ref(), node) {
                 line.truncate(i);
                 return;
             }
             for v in &mut node.variations {
-                cut(v, pos.clone(), first + i, cuts);
+                cut(v, pos.clone());
+            }
+            play(&mut pos, node);
+        }
+    }
+    let said = not_replaying(game);
+    let mut game = game.clone();
+    if said.is_some() {
+        let start = start_position(&game).ok().map(|(p, _)| p);
+        cut(&mut game.moves, start);
+    }
+    (game, said)
+}
+
+/// Whether `node`'s move replays on `pos` (`None`: the line's position is lost).
+fn replays(pos: Option<&Position>, node: &Node) -> bool {
+    match (pos, node.m) {
+        (Some(p), Some(m)) => p.is_legal(m),
+        _ => false,
+    }
+}
+
+/// The moves of `game` from each line's first move that does not replay on, in words (`None`
+/// when every move replays): `3 move(s) from the first move that does not replay on (at ply 19)`.
+pub fn not_replaying(game: &Game) -> Option<String> {
+    fn walk(line: &[Node], mut pos: Option<Position>, first: usize, out: &mut Vec<(usize, usize)>) {
+        for (i, node) in line.iter().enumerate() {
+            if !replays(pos.as_ref(), node) {
+                out.push((first + i + 1, line[i..].iter().map(count).sum()));
+                return;
+            }
+            for v in &node.variations {
+                walk(v, pos.clone(), first + i, out);
             }
             play(&mut pos, node);
         }
@@ -450,20 +471,18 @@ pub fn playable(game: &Game) -> (Game, Option<String>) {
     fn count(node: &Node) -> usize {
         1 + node.variations.iter().flatten().map(count).sum::<usize>()
     }
-    let mut game = game.clone();
-    let start = start_position(&game).ok().map(|(p, _)| p);
-    let mut cuts = Vec::new();
-    cut(&mut game.moves, start, 0, &mut cuts);
-    if cuts.is_empty() {
-        return (game, None);
+    let start = start_position(game).ok().map(|(p, _)| p);
+    let mut stops = Vec::new();
+    walk(&game.moves, start, 0, &mut stops);
+    if stops.is_empty() {
+        return None;
     }
-    let removed: usize = cuts.iter().map(|(_, n)| n).sum();
-    let plies: Vec<String> = cuts.iter().map(|(ply, _)| ply.to_string()).collect();
-    let said = format!(
-        "{removed} move(s) from the first move that does not replay on (at ply {})",
+    let moves: usize = stops.iter().map(|(_, n)| n).sum();
+    let plies: Vec<String> = stops.iter().map(|(ply, _)| ply.to_string()).collect();
+    Some(format!(
+        "{moves} move(s) from the first move that does not replay on (at ply {})",
         plies.join(", ")
-    );
-    (game, Some(said))
+    ))
 }
 
 /// Writes one game as XQF (cut before moves that do not replay).
@@ -509,6 +528,24 @@ pub fn write_json(games: &[Game]) -> Written {
         bytes: crate::json::write_json(games).into_bytes(),
         dropped: Vec::new(),
     }
+}
+
+/// A `game N:` line for each game with moves that do not replay: PGN keeps them as the record
+/// writes them, not rewritten in `notation`, so a file in WXF may hold them in Chinese. Said, as
+/// what a writer drops is (JSON keeps every move's text as read, and needs no word).
+fn kept_as_written(games: &[Game], notation: Notation) -> Vec<String> {
+    let how = notation.name();
+    games
+        .iter()
+        .enumerate()
+        .filter_map(|(g, game)| {
+            let said = not_replaying(game)?;
+            Some(format!(
+                "game {}: {said} kept as written, not in {how}",
+                g + 1
+            ))
+        })
+        .collect()
 }
 
 /// Fills in the coordinates of every text move that replays (writers need them).

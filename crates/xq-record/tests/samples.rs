@@ -428,3 +428,34 @@ fn the_format_tag_follows_the_notation_written() {
         assert_eq!(formats, Vec::from_iter(tag), "{written}");
     }
 }
+
+/// Moves that do not replay cannot be rewritten in another notation: PGN keeps them as the record
+/// writes them, and says so for each game that has them.
+#[test]
+fn pgn_says_which_moves_it_keeps_as_written() {
+    let text = "[Event \"x\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马８进９ 4. 兵七进一 *\n\n[Event \"y\"]\n\n1. 炮二平五 马８进７ *\n";
+    let records = read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+    let games: Vec<Game> = records
+        .games
+        .into_iter()
+        .map(|g| {
+            let mut g = g.unwrap();
+            resolve_all(&mut g);
+            g
+        })
+        .collect();
+    let options = PgnOptions {
+        notation: Notation::Wxf,
+        encoding: Encoding::Utf8,
+    };
+    let w = write::write_pgn(&games, options);
+    assert_eq!(
+        w.dropped,
+        [
+            "game 1: 2 move(s) from the first move that does not replay on (at ply 6) kept as written, not in wxf"
+        ]
+    );
+    let written = String::from_utf8(w.bytes).unwrap();
+    assert!(written.contains("R1.2 马８进９"), "{written}");
+    assert!(written.contains("兵七进一"), "{written}");
+}
