@@ -580,6 +580,44 @@ fn a_huge_move_text_is_shown_cut() {
     assert!(message.len() < 400, "{message}");
 }
 
+/// An output file's directory is never made up: a mistyped `-o` fails (exit 3) and creates
+/// nothing, while a directory target (ending in `/`) is made, its tree below as needed.
+#[test]
+fn an_output_file_needs_its_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("missing/deeper/x.json");
+    let input = "fixtures/records/ours/variations.pgn";
+    let run = xq(&[
+        "convert",
+        input,
+        "--to",
+        "json",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 3, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("its directory does not exist"),
+        "{}",
+        run.stdout
+    );
+    assert!(!tmp.path().join("missing").exists());
+    let run = xq(&["render", input, "-o", file.to_str().unwrap()]);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(!tmp.path().join("missing").exists());
+    let dir = tmp.path().join("made/below");
+    let run = xq(&[
+        "convert",
+        "fixtures/records/ours",
+        "--to",
+        "json",
+        "-o",
+        &format!("{}/", dir.display()),
+    ]);
+    assert_ne!(run.code, 3, "{}", run.stdout);
+    assert!(dir.join("variations-wxf.json").is_file(), "{}", run.stdout);
+}
+
 #[test]
 fn perft_depth_is_capped() {
     let run = xq(&["perft", "--depth", "100000"]);

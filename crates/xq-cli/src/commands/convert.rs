@@ -94,6 +94,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
         written: Mutex::new(HashMap::new()),
         planned: HashMap::new(),
         stream,
+        to_dir,
     };
     if merged {
         status = worse(status, convert_merged(args, &files, &run, out)?);
@@ -191,6 +192,9 @@ struct Run {
     planned: HashMap<PathBuf, String>,
     /// Whether the outputs go to one stream (then they follow each other).
     stream: bool,
+    /// Whether the outputs go into a directory, the tree of directory inputs mirrored below it
+    /// (its directories are made as needed; a file's own directory must exist).
+    to_dir: bool,
 }
 
 /// A file's identity: device and inode where there are such, else its canonical path (so a path
@@ -846,7 +850,11 @@ fn open_target(
         writeln!(out, "{name} -> {shown}: exists, kept (--skip-existing)")?;
         return Ok(None);
     }
-    match Output::create(path, replace) {
+    let made = match path.parent() {
+        Some(parent) if run.to_dir => fs::create_dir_all(parent),
+        _ => Ok(()),
+    };
+    match made.and_then(|()| Output::create(path, replace)) {
         Ok(output) => Ok(Some(output)),
         Err(e) => {
             not_written(args.skip_existing, name, &shown, &e, status, out)?;

@@ -190,7 +190,13 @@ fn temporary(path: &Path, replace: Replace) -> io::Result<Output> {
         Some(dir) => dir.to_path_buf(),
         None => PathBuf::from("."),
     };
-    fs::create_dir_all(&dir)?;
+    // The directory is the caller's to make (a mistyped path is not created).
+    if !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "its directory does not exist",
+        ));
+    }
     remove_stale_temporaries(&dir);
     install_signal_handler();
     let name = path
