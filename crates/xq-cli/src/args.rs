@@ -615,8 +615,9 @@ pub(crate) struct ConvertArgs {
     /// The format to write.
     #[arg(long, value_enum)]
     pub(crate) to: TargetFormat,
-    /// Where to write: a directory (one output per input, the tree below directory inputs
-    /// mirrored), or a file (for a single input). `-o`/`--output` as in the other commands.
+    /// Where to write: a directory, existing or ending in `/` (one output per input, the tree
+    /// below directory inputs mirrored), or a file (every game of every input, in input order;
+    /// `-` for standard output). `-o`/`--output` as in the other commands.
     #[arg(long, short = 'o', visible_alias = "output")]
     pub(crate) out: std::path::PathBuf,
     /// The notation of moves (PGN and move lists).

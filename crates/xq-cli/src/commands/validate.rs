@@ -218,7 +218,7 @@ struct Summary {
     games: usize,
     ok: usize,
     failed: usize,
-    /// Files that could not be read at all (or hold no game).
+    /// Files without a game read: not read at all (exit 3), no record (1), or holding none.
     unreadable_files: usize,
     /// Files found in directories that are not game records.
     skipped_files: usize,
@@ -506,7 +506,7 @@ impl<'o> Reporter<'o> {
                 );
                 if s.unreadable_files > 0 {
                     line.push_str(&format!(
-                        "; {} {} could not be read",
+                        "; {} {} without a game read",
                         s.unreadable_files,
                         plural(s.unreadable_files, "file", "files")
                     ));
