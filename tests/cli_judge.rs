@@ -96,6 +96,15 @@ fn a_bad_move_is_an_error_with_its_ply() {
     insta::assert_snapshot!(stderr);
     let (_, stderr, code) = xq(&["judge"]);
     assert_eq!(code, 2, "{stderr}");
+    // --ply 0 is a record's start position: nothing to judge, said as a ruling.
+    let record = "fixtures/records/ours/variations.pgn";
+    let (stdout, stderr, code) = xq(&["judge", record, "--ply", "0", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0);
+    let (svg, stderr, code) = xq(&["render", record, "--ply", "0"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(svg.starts_with("<svg") || svg.contains("<svg"), "{svg}");
     let (_, stderr, code) = xq(&["judge", "no/such/file.txt"]);
     assert_eq!(code, 3);
     assert!(stderr.contains("no/such/file.txt"), "{stderr}");

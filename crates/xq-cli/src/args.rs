@@ -508,9 +508,9 @@ pub(crate) struct LineArgs {
     /// when a file is given.
     #[arg(long)]
     pub(crate) moves: Option<String>,
-    /// Stop the line after this ply (1 = the first move): the position a claim is made in, in
-    /// the middle of a game.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Stop the line after this ply (1 = the first move, 0 = the start position): the position
+    /// a claim is made in, in the middle of a game.
+    #[arg(long)]
     pub(crate) ply: Option<u32>,
     #[command(flatten)]
     pub(crate) input: InputArgs,

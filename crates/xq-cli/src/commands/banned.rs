@@ -14,7 +14,15 @@ use crate::{
 };
 
 pub(crate) fn run(args: &BannedArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let line = read_line(&Source::of(&args.line))?;
+    let given = &args.line;
+    // A position with no moves before it (an engine at the start of a game, or given a FEN)
+    // repeats nothing: every move is allowed, said as any other answer.
+    let line = if given.file.is_none() && given.moves.is_none() {
+        let fen = given.fen.as_deref().unwrap_or(xq_core::START_FEN);
+        xq_report::Line::new(super::parse_fen(fen, true)?, Vec::new())
+    } else {
+        read_line(&Source::of(given))?
+    };
     if let Some(kill) = &line.self_kill {
         return Err(CliError::Invalid(format!(
             "ply {}: {} leaves its own king in check: the game is over, no move follows it",
