@@ -213,6 +213,8 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     }
     let codes = codes();
     let (mut gbk, mut big5) = (0usize, 0usize);
+    // Without telltales (a short file of names): how many codes are common characters in each.
+    let (mut gbk_common, mut big5_common) = (0usize, 0usize);
     let mut i = 0;
     while i + 1 < bytes.len() {
         if bytes[i] < 0x80 {
@@ -233,17 +235,32 @@ pub fn detect(bytes: &[u8]) -> Encoding {
         let (a, b) = (bytes[i], bytes[i + 1]);
         gbk += usize::from(codes.gbk.contains(a, b));
         big5 += usize::from(codes.big5.contains(a, b));
+        gbk_common += usize::from(gb2312_hanzi(a, b));
+        big5_common += usize::from(big5_frequent(a, b));
         i += 2;
         // Real records settle it within a line or two; stop once one side is far ahead.
         if gbk.abs_diff(big5) >= DECISIVE {
             break;
         }
     }
-    if big5 > gbk {
+    if big5 > gbk || (big5 == gbk && big5_common > gbk_common) {
         Encoding::Big5
     } else {
         Encoding::Gbk
     }
+}
+
+/// Whether `a b` is a Chinese character of GB 2312 (lead B0–F7, trail A1–FE): what nearly every
+/// character of simplified text in GBK is.
+fn gb2312_hanzi(a: u8, b: u8) -> bool {
+    (0xB0..=0xF7).contains(&a) && (0xA1..=0xFE).contains(&b)
+}
+
+/// Whether `a b` is one of Big5's frequent characters (常用字, A440–C67E): what nearly every
+/// character of traditional text in Big5 is. A traditional name in Big5 mostly reads as GBK's
+/// rare extension characters (胡榮華 as 璊篴地), whose trail bytes GB 2312 never uses.
+fn big5_frequent(a: u8, b: u8) -> bool {
+    (0xA4..=0xC6).contains(&a) && ((0x40..=0x7E).contains(&b) || (0xA1..=0xFE).contains(&b))
 }
 
 /// `bytes` as text in `encoding` (a byte-order mark is dropped; invalid sequences become U+FFFD).
@@ -780,6 +797,29 @@ mod tests {
         assert_eq!(decode(&big5, Encoding::Big5), text);
         // Big5 decodes as GBK without error, into something else: the reason for counting.
         assert_ne!(decode(&big5, Encoding::Gbk), text);
+    }
+
+    /// Short texts without a character of the notation (tags of names only): told by which
+    /// reading gives common characters. Traditional names in Big5, simplified ones in GBK.
+    #[test]
+    fn names_alone_tell_gbk_from_big5() {
+        for (traditional, simplified) in [
+            ("胡榮華", "胡荣华"),
+            ("許銀川", "许银川"),
+            ("趙國榮", "赵国荣"),
+            ("呂欽", "吕钦"),
+            ("王天一", "王天一"),
+            ("孫勇征", "孙勇征"),
+            ("謝靖", "谢靖"),
+            ("洪智", "洪智"),
+        ] {
+            let record = |name: &str| format!("[Red \"{name}\"]\n\n1. h2e2 *\n");
+            let (traditional, simplified) = (record(traditional), record(simplified));
+            let big5 = encode(&traditional, Encoding::Big5);
+            assert_eq!(detect(&big5), Encoding::Big5, "{traditional}");
+            let gbk = encode(&simplified, Encoding::Gbk);
+            assert_eq!(detect(&gbk), Encoding::Gbk, "{simplified}");
+        }
     }
 
     #[test]
