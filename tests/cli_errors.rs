@@ -206,6 +206,45 @@ fn no_caret_rather_than_a_wrong_one() {
     assert!(marked.is_empty(), "{}", run.stdout);
 }
 
+/// A DhtmlXQ move list that cannot be read (digits left over, a point off the board) or a
+/// start position of the wrong length is placed: line and byte in the file, a caret under it,
+/// in a page with text before the record.
+#[test]
+fn a_dhtmlxq_record_that_cannot_be_read_says_where() {
+    let tmp = tempfile::tempdir().unwrap();
+    let page = |field: &str| {
+        format!(
+            "Forum words before the record.\n[DhtmlXQ]\n[DhtmlXQ_title]x[/DhtmlXQ_title]\n{field}\n[/DhtmlXQ]\n"
+        )
+    };
+    for (name, field, at) in [
+        (
+            "short",
+            "[DhtmlXQ_movelist]7747724210[/DhtmlXQ_movelist]",
+            "10[",
+        ),
+        (
+            "off",
+            "[DhtmlXQ_movelist]77479949[/DhtmlXQ_movelist]",
+            "9949",
+        ),
+        ("binit", "[DhtmlXQ_binit]0010[/DhtmlXQ_binit]", "0010"),
+    ] {
+        let text = page(field);
+        let path = tmp.path().join(format!("{name}.ubb"));
+        std::fs::write(&path, &text).unwrap();
+        let run = xq(&["validate", path.to_str().unwrap(), "-q"]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        let byte = text.find(at).unwrap();
+        assert!(
+            run.stdout.contains(&format!("line 4, byte {byte}")),
+            "{name}: {}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("^ here"), "{name}: {}", run.stdout);
+    }
+}
+
 #[test]
 fn a_bad_move_in_a_dhtmlxq_move_list_shows_a_caret_under_its_digits() {
     // DhtmlXQ writes moves as four digits each: the report quotes them and marks them where they
