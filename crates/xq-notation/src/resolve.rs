@@ -793,6 +793,21 @@ impl ReaderPool {
     /// turns on the cores, each with its stack and reader (a run of 16 files took minutes).
     pub const MAX_WORKERS: usize = 256;
 
+    /// How many workers a batch job asked for `jobs` threads runs: `jobs` (which callers check
+    /// against [`ReaderPool::MAX_WORKERS`]), else one per core, or `RAYON_NUM_THREADS` where that
+    /// is set (as rayon reads it), at most [`ReaderPool::MAX_WORKERS`] either way.
+    pub fn workers(jobs: Option<usize>) -> usize {
+        let default = || {
+            std::env::var("RAYON_NUM_THREADS")
+                .ok()
+                .and_then(|n| n.trim().parse::<usize>().ok())
+                .filter(|&n| n > 0)
+                .or_else(|| std::thread::available_parallelism().ok().map(usize::from))
+                .unwrap_or(1)
+        };
+        jobs.unwrap_or_else(default).clamp(1, Self::MAX_WORKERS)
+    }
+
     /// Readers in `mode` for `workers` threads (at least one).
     pub fn new(workers: usize, mode: Mode) -> ReaderPool {
         ReaderPool {
@@ -843,6 +858,20 @@ mod tests {
                 pos.play_unchecked(m);
             }
         }
+    }
+
+    /// A batch job runs the threads asked for, one per core by default, never more than the
+    /// most (whatever RAYON_NUM_THREADS says).
+    #[test]
+    fn a_pool_runs_at_most_the_most_workers() {
+        assert_eq!(ReaderPool::workers(Some(3)), 3);
+        assert_eq!(ReaderPool::workers(Some(100_000)), ReaderPool::MAX_WORKERS);
+        assert_eq!(ReaderPool::workers(Some(0)), 1);
+        let default = ReaderPool::workers(None);
+        assert!(
+            (1..=ReaderPool::MAX_WORKERS).contains(&default),
+            "{default}"
+        );
     }
 
     /// Two tokens whose keys pick the same set of the recent cache both stay in it; a third

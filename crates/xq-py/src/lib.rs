@@ -30,6 +30,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("START_FEN", xq_core::START_FEN)?;
     m.add("VOCABULARY_SIZE", vocab::SIZE)?;
     m.add("MASK_BYTES", vocab::PACKED)?;
+    m.add("MAX_JOBS", xq_notation::ReaderPool::MAX_WORKERS)?;
     m.add_class::<board::PyBoard>()?;
     m.add_class::<board::PyMove>()?;
     m.add_class::<board::LegalMoves>()?;

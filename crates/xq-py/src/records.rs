@@ -109,7 +109,7 @@ fn workers(jobs: Option<usize>, mode: Mode) -> PyResult<(rayon::ThreadPool, Read
         )));
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
+        .num_threads(ReaderPool::workers(jobs))
         .build()
         .map_err(|e| PyValueError::new_err(format!("cannot start the threads: {e}")))?;
     let readers = ReaderPool::new(pool.current_num_threads(), mode);

@@ -150,6 +150,9 @@ def test_a_thread_count_out_of_range_is_refused(ccpd, jobs):
         list(xq.validate(sub, jobs=jobs))
     with pytest.raises(ValueError, match="1 to 256"):
         list(xq.read_games(sub, jobs=jobs))
+    # Bytes are read in the calling thread, but the count is refused all the same.
+    with pytest.raises(ValueError, match="1 to 256"):
+        list(xq.read_games(b"1. h2e2 *\n", jobs=jobs))
 
 
 def test_validate_matches_the_command(ccpd, xq_command):

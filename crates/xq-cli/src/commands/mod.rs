@@ -61,10 +61,11 @@ pub(crate) fn run(mut cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliEr
 
 /// The threads of a command that works on many files: `jobs` of them (`-j`), or one per core.
 pub(crate) fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    let threads = xq_notation::ReaderPool::workers(jobs);
     rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
+        .num_threads(threads)
         .build()
-        .map_err(|e| CliError::Usage(format!("cannot start {} threads: {e}", jobs.unwrap_or(0))))
+        .map_err(|e| CliError::Usage(format!("cannot start {threads} threads: {e}")))
 }
 
 /// Reads a FEN given on the command line, with every problem in the message.

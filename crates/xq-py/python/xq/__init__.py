@@ -179,6 +179,13 @@ def _batched(source: Any, run_files: Any, run_bytes: Any, run_large: Any) -> Ite
         yield from run_files(pending)
 
 
+def _check_jobs(jobs: Optional[int]) -> None:
+    """Refuses a thread count out of 1 to MAX_JOBS at once, whatever the source (bytes read in
+    this thread as well)."""
+    if jobs is not None and not 1 <= jobs <= _xq.MAX_JOBS:
+        raise ValueError(f"jobs: from 1 to {_xq.MAX_JOBS} threads (None: one per core)")
+
+
 def read_games(
     source: Any,
     *,
@@ -204,6 +211,7 @@ def read_games(
     """
     if errors not in ("yield", "raise"):
         raise ValueError(f"errors must be 'yield' or 'raise', not {errors!r}")
+    _check_jobs(jobs)
 
     def files(batch: List[Tuple[str, bool]]) -> List[Game]:
         return _xq._read_files(batch, encoding, format, jobs, strict)
@@ -250,6 +258,7 @@ def validate(
     """Validates every game of `paths` (as `read_games` takes them): one dict per game, the rows
     of `xq validate --report jsonl` (file, game, ok, format, encoding, line, plies, lines, error,
     more_errors, warnings). Runs on `jobs` threads without the GIL."""
+    _check_jobs(jobs)
 
     def files(batch: List[Tuple[str, bool]]) -> List[Dict[str, Any]]:
         return _xq._validate_files(batch, encoding, format, jobs, strict)
