@@ -215,6 +215,8 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     let (mut gbk, mut big5) = (0usize, 0usize);
     // Without telltales (a short file of names): how many codes are common characters in each.
     let (mut gbk_common, mut big5_common) = (0usize, 0usize);
+    // Lead bytes 81–A0 are GBK's extension; Big5 (but for Hong Kong additions) has none.
+    let mut gbk_only = false;
     let mut i = 0;
     while i + 1 < bytes.len() {
         if bytes[i] < 0x80 {
@@ -237,13 +239,14 @@ pub fn detect(bytes: &[u8]) -> Encoding {
         big5 += usize::from(codes.big5.contains(a, b));
         gbk_common += usize::from(gb2312_hanzi(a, b));
         big5_common += usize::from(big5_frequent(a, b));
+        gbk_only |= (0x81..=0xA0).contains(&a);
         i += 2;
         // Real records settle it within a line or two; stop once one side is far ahead.
         if gbk.abs_diff(big5) >= DECISIVE {
             break;
         }
     }
-    if big5 > gbk || (big5 == gbk && big5_common > gbk_common) {
+    if big5 > gbk || (big5 == gbk && big5_common > gbk_common && !gbk_only) {
         Encoding::Big5
     } else {
         Encoding::Gbk
@@ -820,6 +823,9 @@ mod tests {
             let gbk = encode(&simplified, Encoding::Gbk);
             assert_eq!(detect(&gbk), Encoding::Gbk, "{simplified}");
         }
+        // Traditional characters in GBK (its extension, leads 81–A0, which Big5 has not) stay GBK.
+        let gbk = encode("[Red \"楊官璘\"]\n\n1. h2e2 *\n", Encoding::Gbk);
+        assert_eq!(detect(&gbk), Encoding::Gbk);
     }
 
     #[test]
