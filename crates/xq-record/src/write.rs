@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use xq_core::{Color, Position};
-use xq_notation::{Notation, write as write_move};
+use xq_notation::{Notation, System, write as write_move};
 
 use crate::{
     encoding::{Encoding, encode},
@@ -456,10 +456,23 @@ fn replays(pos: Option<&Position>, node: &Node) -> bool {
 /// The moves of `game` from each line's first move that does not replay on, in words (`None`
 /// when every move replays): `3 move(s) from the first move that does not replay on (at ply 19)`.
 pub fn not_replaying(game: &Game) -> Option<String> {
-    fn walk(line: &[Node], mut pos: Option<Position>, first: usize, out: &mut Vec<(usize, usize)>) {
+    said_of(&unreplayed(game), |_| true)
+}
+
+/// Each line's first move that does not replay: its ply, and the moves from it on (variations
+/// within them included).
+fn unreplayed(game: &Game) -> Vec<(usize, Vec<&Node>)> {
+    fn walk<'g>(
+        line: &'g [Node],
+        mut pos: Option<Position>,
+        first: usize,
+        out: &mut Vec<(usize, Vec<&'g Node>)>,
+    ) {
         for (i, node) in line.iter().enumerate() {
             if !replays(pos.as_ref(), node) {
-                out.push((first + i + 1, line[i..].iter().map(count).sum()));
+                let mut moves = Vec::new();
+                line[i..].iter().for_each(|n| all(n, &mut moves));
+                out.push((first + i + 1, moves));
                 return;
             }
             for v in &node.variations {
@@ -468,17 +481,28 @@ pub fn not_replaying(game: &Game) -> Option<String> {
             play(&mut pos, node);
         }
     }
-    fn count(node: &Node) -> usize {
-        1 + node.variations.iter().flatten().map(count).sum::<usize>()
+    fn all<'g>(node: &'g Node, out: &mut Vec<&'g Node>) {
+        out.push(node);
+        node.variations.iter().flatten().for_each(|n| all(n, out));
     }
     let start = start_position(game).ok().map(|(p, _)| p);
     let mut stops = Vec::new();
     walk(&game.moves, start, 0, &mut stops);
-    if stops.is_empty() {
+    stops
+}
+
+/// The moves of `stops` that `counted` counts, in words (`None` when there are none).
+fn said_of(stops: &[(usize, Vec<&Node>)], counted: impl Fn(&Node) -> bool) -> Option<String> {
+    let counts: Vec<(usize, usize)> = stops
+        .iter()
+        .map(|(ply, moves)| (*ply, moves.iter().filter(|n| counted(n)).count()))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    if counts.is_empty() {
         return None;
     }
-    let moves: usize = stops.iter().map(|(_, n)| n).sum();
-    let plies: Vec<String> = stops.iter().map(|(ply, _)| ply.to_string()).collect();
+    let moves: usize = counts.iter().map(|(_, n)| n).sum();
+    let plies: Vec<String> = counts.iter().map(|(ply, _)| ply.to_string()).collect();
     Some(format!(
         "{moves} move(s) from the first move that does not replay on (at ply {})",
         plies.join(", ")
@@ -530,19 +554,31 @@ pub fn write_json(games: &[Game]) -> Written {
     }
 }
 
-/// A `game N:` line for each game with moves that do not replay: PGN keeps them as the record
-/// writes them, not rewritten in `notation`, so a file in WXF may hold them in Chinese. Said, as
-/// what a writer drops is (JSON keeps every move's text as read, and needs no word).
+/// A `game N:` line for each game with moves that do not replay and are not written in
+/// `notation`: PGN keeps them as the record writes them, so a file in WXF may hold them in
+/// Chinese. Said, as what a writer drops is (JSON keeps every move's text as read, and needs no
+/// word; a move already in the notation, legal or not, loses nothing).
 fn kept_as_written(games: &[Game], notation: Notation) -> Vec<String> {
-    let how = notation.name();
+    let system = match notation {
+        Notation::Chinese(_) => System::Chinese,
+        Notation::Wxf => System::Wxf,
+        Notation::Iccs | Notation::Ucci | Notation::Uci => System::Coordinate,
+        Notation::San => System::San,
+    };
+    let elsewise = |node: &Node| {
+        node.text
+            .as_deref()
+            .is_some_and(|text| xq_notation::parse(text).map_or(true, |t| t.system() != system))
+    };
     games
         .iter()
         .enumerate()
         .filter_map(|(g, game)| {
-            let said = not_replaying(game)?;
+            let said = said_of(&unreplayed(game), elsewise)?;
             Some(format!(
-                "game {}: {said} kept as written, not in {how}",
-                g + 1
+                "game {}: {said} kept as written, not in {}",
+                g + 1,
+                notation.name()
             ))
         })
         .collect()

@@ -458,4 +458,11 @@ fn pgn_says_which_moves_it_keeps_as_written() {
     let written = String::from_utf8(w.bytes).unwrap();
     assert!(written.contains("R1.2 马８进９"), "{written}");
     assert!(written.contains("兵七进一"), "{written}");
+    // Written in their own notation they lose nothing: nothing to say.
+    let options = PgnOptions {
+        notation: Notation::Chinese(ChineseStyle::default()),
+        encoding: Encoding::Utf8,
+    };
+    let dropped = write::write_pgn(&games, options).dropped;
+    assert!(dropped.is_empty(), "{dropped:?}");
 }
