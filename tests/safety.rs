@@ -530,6 +530,11 @@ fn a_damaged_record_among_others_fails_and_other_files_are_skipped() {
     fs::write(dir.join("readme.txt"), "This is a readme file.\n").unwrap();
     fs::write(dir.join("package.json"), "{\"name\": \"pkg\"}\n").unwrap();
     fs::write(dir.join("broken.json"), "{\"name\": broken\n").unwrap();
+    fs::write(
+        dir.join("index.html"),
+        "<!DOCTYPE html>\n<html><style>h1 { color: red; }</style><body><h1>Games</h1></body></html>\n",
+    )
+    .unwrap();
     let run = xq(&["validate", dir.to_str().unwrap(), "-q"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     insta::assert_snapshot!(scrub(&run.stdout, tmp.path()));
@@ -551,6 +556,59 @@ fn a_damaged_record_among_others_fails_and_other_files_are_skipped() {
     );
 }
 
+/// A large file (read as a stream) that is no record, found among records, is skipped as a
+/// small one is, by every command that reads directories.
+#[test]
+fn a_large_file_that_is_no_record_is_skipped_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir(&dir).unwrap();
+    copy("records/ours/variations.pgn", &dir.join("a.pgn"));
+    fs::write(
+        dir.join("notes.txt"),
+        "Read me before you play. ".repeat(220_000),
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+    let validate = xq(&["validate", d, "-q"]);
+    assert_eq!(validate.code, 0, "{}", validate.stdout);
+    assert!(
+        validate.stdout.contains("notes.txt: skipped"),
+        "{}",
+        validate.stdout
+    );
+    let out = tmp.path().join("set");
+    let dataset = xq(&[
+        "dataset",
+        d,
+        "-o",
+        out.to_str().unwrap(),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(dataset.code, 0, "{}{}", dataset.stdout, dataset.stderr);
+    assert!(
+        dataset.stdout.contains("notes.txt: skipped"),
+        "{}",
+        dataset.stdout
+    );
+    let conv = tmp.path().join("conv");
+    let convert = xq(&[
+        "convert",
+        d,
+        "--to",
+        "json",
+        "-o",
+        &format!("{}/", conv.display()),
+    ]);
+    assert_eq!(convert.code, 0, "{}", convert.stdout);
+    assert!(
+        convert.stdout.contains("notes.txt: skipped"),
+        "{}",
+        convert.stdout
+    );
+}
+
 /// A move's text megabytes long (a file of control bytes) is reported by its start: the report
 /// is a few lines, not ten times the input.
 #[test]
@@ -569,15 +627,30 @@ fn a_huge_move_text_is_shown_cut() {
         first.contains("…: cannot read `") && first.contains("too long for a move"),
         "{first}"
     );
-    let rows = support::jsonl(&xq(&[
+    let jsonl = xq(&[
         "validate",
         path.to_str().unwrap(),
         "-q",
         "--format",
         "jsonl",
-    ]));
+    ]);
+    assert!(jsonl.stdout.len() < 3_000, "{} bytes", jsonl.stdout.len());
+    let rows = support::jsonl(&jsonl);
     let message = rows[0]["error"]["message"].as_str().unwrap();
     assert!(message.len() < 400, "{message}");
+    // The audit and the ruling say what the record writes the same way.
+    for command in [
+        vec!["limit", path.to_str().unwrap()],
+        vec!["judge", path.to_str().unwrap()],
+        vec!["judge", path.to_str().unwrap(), "--format", "json"],
+    ] {
+        let run = xq(&command);
+        assert!(
+            run.stdout.len() < 5_000,
+            "{command:?}: {} bytes",
+            run.stdout.len()
+        );
+    }
 }
 
 /// An output file's directory is never made up: a mistyped `-o` fails (exit 3) and creates

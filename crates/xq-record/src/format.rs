@@ -98,7 +98,8 @@ pub struct ReadOptions {
 
 /// The format of `bytes`, each format recognised by its own structure, not by words that may
 /// stand anywhere (a PGN comment may mention `[DhtmlXQ]`, a tag may hold a DhtmlXQ field's value):
-/// XML (`<` first) holding `<ChineseChessRecord` is CBF; JSON starts with `{"`, `{}`, `[{` or
+/// XML (`<` first) holding `<ChineseChessRecord` is CBF, other markup a page of DhtmlXQ records
+/// (perhaps none); JSON starts with `{"`, `{}`, `[{` or
 /// `[]`; PGN has a tag line `[Name "value"]`; DhtmlXQ has a field `[DhtmlXQ_name]…[/DhtmlXQ_name]`.
 /// When the text has the structure of two, the file extension decides, then which comes first.
 pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
@@ -118,13 +119,14 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
     let head = text.trim_start_matches('\u{feff}').trim_start();
     let tag_at = first_tag_line(text);
     let field_at = first_dhtmlxq_field(text);
+    // Markup: a CBF document, else a page that may hold DhtmlXQ records (one without any holds
+    // no game, never a move list of its words).
     if head.starts_with('<') {
-        if field_at.is_some() {
-            return Format::Dhtmlxq;
-        }
-        if head.contains("<ChineseChessRecord") {
-            return Format::Cbf;
-        }
+        return if field_at.is_none() && head.contains("<ChineseChessRecord") {
+            Format::Cbf
+        } else {
+            Format::Dhtmlxq
+        };
     }
     // A PGN file may start with a comment: `{` first is JSON unless the file is named and built
     // as PGN.
@@ -350,16 +352,7 @@ pub(crate) fn read_with(
                 .map(Ok)
                 .collect()
         }
-        Format::Txt => {
-            let games = txt::read_txt(text_or_err()?);
-            if !games.is_empty() && games.iter().all(is_prose) {
-                return Err(ReadError::new(
-                    ReadErrorKind::UnknownFormat,
-                    "not a move list: none of its words reads as a move, and it gives no position",
-                ));
-            }
-            games
-        }
+        Format::Txt => txt::read_txt(text_or_err()?),
         Format::Pgn => pgn::pgn_games(
             text_or_err()?,
             encoding.unwrap_or(Encoding::Utf8),
@@ -367,6 +360,14 @@ pub(crate) fn read_with(
             max_game,
         ),
     };
+    // Words that are no record (a note, a numbered list of instructions) read as a move list or
+    // as PGN without tags: said so, not read as games of nonsense (unless the format was given).
+    if options.format.is_none() && matches!(format, Format::Txt | Format::Pgn) && is_prose(&games) {
+        return Err(ReadError::new(
+            ReadErrorKind::UnknownFormat,
+            "its words are no moves, tags nor position",
+        ));
+    }
     // Text readers place start positions in the decoded text; the file has its own offsets.
     let games = match (format, text.as_deref(), encoding) {
         (Format::Cbf | Format::Dhtmlxq | Format::Txt, Some(text), Some(encoding)) => {
@@ -386,13 +387,25 @@ pub(crate) fn read_with(
     })
 }
 
-/// Whether a game read from a move list is only words that no notation reads as a move (no
-/// position given, no word in move syntax, legal or not): text that is no move list, where one
-/// with a mistyped move still is one.
-fn is_prose(game: &Result<Game, ReadError>) -> bool {
-    let Ok(game) = game else { return false };
-    game.fen.is_none()
-        && !game.moves.iter().any(|node| {
+/// How many words of a text [`is_prose`] reads at most: a record has a move among its first
+/// words, and a text of megabytes of words is told as quickly as a short one.
+const PROSE_WORDS: usize = 4096;
+
+/// Whether games read from a move list or PGN are only words that no notation reads as a move
+/// (no tags, no position given, and none of the first [`PROSE_WORDS`] words in move syntax, legal
+/// or not): text that is no record, where one with a mistyped move still is one.
+fn is_prose(games: &[Result<Game, ReadError>]) -> bool {
+    let mut words = games
+        .iter()
+        .filter_map(|g| g.as_ref().ok())
+        .flat_map(|g| &g.moves)
+        .take(PROSE_WORDS);
+    !games.is_empty()
+        && games.iter().all(|g| {
+            g.as_ref()
+                .is_ok_and(|g| g.tags.is_empty() && g.fen.is_none())
+        })
+        && !words.any(|node| {
             node.m.is_some()
                 || node
                     .text
@@ -510,6 +523,11 @@ mod tests {
         assert_eq!(error("shopping: milk, eggs\n", "txt"), Some(true));
         assert_eq!(error("炮二平午 马8进7 马二进三\n", "txt"), None);
         assert_eq!(error("some words h2e2\n", "txt"), None);
+        // A numbered list of instructions reads as PGN by its numbers: no tags, no move.
+        let readme = "How to use these files:\n1. Install the program.\n2. Open a game.\n";
+        assert_eq!(error(readme, "txt"), Some(true));
+        assert_eq!(error("1. h2e2 h9g7\n", "txt"), None);
+        assert_eq!(error("[Event \"x\"]\n\n1. Install it.\n", "pgn"), None);
         // JSON of other programs, broken or not, is none of ours; ours, cut short, is damaged.
         assert_eq!(error("{\"name\": \"pkg\"}", "json"), Some(true));
         assert_eq!(error("{\"name\": broken", "json"), Some(true));
@@ -528,6 +546,26 @@ mod tests {
             ),
             Some(false)
         );
+        // A game of ours, or a list of them, damaged (not the document around them).
+        let list = "[{\"tags\": [[\"Event\", \"x\"]], \"moves\": [{\"move\": 7}]}]";
+        assert_eq!(error(list, "json"), Some(false));
+        assert_eq!(
+            error("{\"moves\": [{\"move\": \"h2e2\"}", "json"),
+            Some(false)
+        );
+        assert_eq!(error("[{\"id\": 1}]", "json"), Some(true));
+    }
+
+    /// Markup with no record (a web page found beside the records) holds no game: never a move
+    /// list of its words, however many of them look like moves (`h1 {`).
+    #[test]
+    fn a_page_without_a_record_holds_no_game() {
+        let page = "<!DOCTYPE html>\n<html><head><style>h1 { color: red; }</style></head>\n<body><h1>Games</h1><p>1. h2e2 h9g7</p></body></html>\n";
+        for extension in [None, Some("html"), Some("txt")] {
+            assert_eq!(sniffed(page, extension), Format::Dhtmlxq);
+            let records = read(page.as_bytes(), extension, ReadOptions::default()).unwrap();
+            assert!(records.games.is_empty(), "{:?}", records.games);
+        }
     }
 
     #[test]

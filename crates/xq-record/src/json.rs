@@ -26,9 +26,10 @@ pub struct Document {
 pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
     let bom = text.len() - text.trim_start_matches('\u{feff}').len();
     let text = &text[bom..];
-    // Text that names our format (every document xq writes starts so) is a damaged record when
-    // it cannot be read; other text that is not our JSON is no record of ours.
-    let kind = if text.contains("\"xq-games\"") {
+    // Text that names our format (every document xq writes does), or starts as one of our games
+    // or a list of them, is a damaged record when it cannot be read; other text that is not our
+    // JSON is no record of ours.
+    let kind = if text.contains("\"xq-games\"") || starts_as_a_game(text) {
         ReadErrorKind::Syntax
     } else {
         ReadErrorKind::UnknownFormat
@@ -105,6 +106,22 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
             from_value(value).map_err(|e| misfit(e, from_text::<Game>(text)))?,
         ])
     }
+}
+
+/// Whether `text` starts as a game of ours, or a list of them, starts: `{` (after `[`) and a
+/// game's first field, `tags`, `fen`, `comment` or `moves`.
+fn starts_as_a_game(text: &str) -> bool {
+    let text = text.trim_start();
+    let object = text
+        .strip_prefix('[')
+        .map_or(text, str::trim_start)
+        .strip_prefix('{')
+        .map(str::trim_start);
+    object.is_some_and(|fields| {
+        ["\"tags\"", "\"fen\"", "\"comment\"", "\"moves\""]
+            .iter()
+            .any(|key| fields.starts_with(key))
+    })
 }
 
 /// JSON nested deeper than this is refused: a game whose variations nest [`MAX_DEPTH`] deep,

@@ -175,7 +175,7 @@ fn recover_with(game: &Game, reader: &mut Reader) -> Result<Recovered, BadStart>
         if let Some(m) = found {
             out.gaps.push(Gap {
                 ply: out.moves.len() + 1,
-                text: node.text.clone(),
+                text: node.text.as_deref().map(xq_notation::shown),
                 kind,
                 reconstructed: Some(m),
                 candidates,
@@ -210,7 +210,7 @@ fn recover_with(game: &Game, reader: &mut Reader) -> Result<Recovered, BadStart>
         // Nothing to be made of it: it and everything after it are unreadable.
         out.gaps.push(Gap {
             ply: out.moves.len() + 1,
-            text: node.text.clone(),
+            text: node.text.as_deref().map(xq_notation::shown),
             kind,
             reconstructed: None,
             candidates: 0,
@@ -229,7 +229,8 @@ enum Read {
 
 fn text_of(node: &Node) -> String {
     node.text
-        .clone()
+        .as_deref()
+        .map(xq_notation::shown)
         .or_else(|| node.m.map(|m| m.to_string()))
         .unwrap_or_default()
 }

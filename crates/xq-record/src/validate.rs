@@ -73,7 +73,8 @@ impl From<&MoveError> for Failure {
             ply: Some(e.ply),
             kind: e.kind.name(),
             message: e.message.clone(),
-            text: Some(e.text.clone()),
+            // What the record writes, as messages show it: a token megabytes long is no move.
+            text: Some(xq_notation::shown(&e.text)),
             fen: Some(e.fen.clone()),
             line: e.source_line,
             offset: e.source_offset,

@@ -200,7 +200,7 @@ pub(crate) fn write_record(out: &mut impl Write, rec: &RecordFacts, lang: Lang) 
     for gap in &rec.gaps {
         let what = gap.text.as_deref().map_or_else(
             || pick(lang, "（漏记）", "(left out)").to_owned(),
-            |t| format!("`{}`", xq_core::text::visible(t)),
+            |t| format!("`{}`", xq_core::text::visible(&xq_notation::shown(t))),
         );
         let fix = match (gap.reconstructed, zh) {
             (Some(m), true) => format!("按后续着法补为 {m}（{}种可能）", gap.candidates),

@@ -499,7 +499,15 @@ impl DatasetRun<'_> {
     ) -> Result<(), CliError> {
         let mut stream = match GameStream::open(&input.path, plan.read) {
             Ok(stream) => stream,
-            Err(err) => return self.failed_file(&input.display, Failure::from(&err), out),
+            Err(err) => {
+                return match FileResult::<Kept>::not_opened(input, &err) {
+                    FileResult::Skipped(why) => {
+                        writeln!(out, "{}: skipped: {}", input.display, visible(&why))?;
+                        Ok(())
+                    }
+                    _ => self.failed_file(&input.display, Failure::from(&err), out),
+                };
+            }
         };
         let games = pipeline::for_each_group(&mut stream, readers, pool, keep, |games| {
             self.games(&input.display, &games, out)?;

@@ -77,6 +77,12 @@ fn placed(
 ) -> Option<String> {
     with_place(path, offset, options, |text, at, line_number| {
         let written = &text[at..];
+        // A text too long to show whole comes cut, ending in `…` (`xq_notation::shown`): its
+        // start is what is marked.
+        let read = read
+            .strip_suffix('…')
+            .filter(|start| !written.starts_with(read) && written.starts_with(start))
+            .unwrap_or(read);
         // The text up to the end of what is marked must be in the file as read.
         let marked = span.unwrap_or(0..read.len());
         let verbatim = read

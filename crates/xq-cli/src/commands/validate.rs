@@ -130,6 +130,19 @@ pub(crate) enum Checked<G = GameReport> {
     Large,
 }
 
+impl<G> FileResult<G> {
+    /// A file that could not be opened as a record (`err`): skipped when it was found in a
+    /// directory among records, shares its extension with other files and is no record at all;
+    /// failed otherwise (a damaged record, or a file named on the command line).
+    pub(crate) fn not_opened(input: &Input, err: &ReadError) -> FileResult<G> {
+        if input.may_not_be_a_record() && err.is_not_a_record() {
+            FileResult::Skipped(format!("not a game record ({})", err.message))
+        } else {
+            FileResult::Failed(Failure::from(err))
+        }
+    }
+}
+
 /// Replays each game of a file that is not large, as the pipeline's readers brought it, with
 /// `replay` (given its index, the game as read or why it cannot be, and the thread's reader).
 pub(crate) fn check_loaded<G>(
@@ -150,13 +163,7 @@ pub(crate) fn check_loaded<G>(
     let extension = input.path.extension().and_then(|e| e.to_str());
     let stream = match GameStream::from_reader(file, extension, options) {
         Ok(stream) => stream,
-        Err(err) if input.may_not_be_a_record() && err.is_not_a_record() => {
-            return Checked::Done(FileResult::Skipped(format!(
-                "not a game record ({})",
-                err.message
-            )));
-        }
-        Err(err) => return Checked::Done(FileResult::Failed(Failure::from(&err))),
+        Err(err) => return Checked::Done(FileResult::not_opened(input, &err)),
     };
     let (format, encoding, not_games) =
         (stream.format(), stream.encoding(), stream.not_games().len());
@@ -185,7 +192,7 @@ fn check_large(
 ) -> Result<(), CliError> {
     let mut stream = match GameStream::open(&input.path, options) {
         Ok(stream) => stream,
-        Err(err) => return report.file(input, FileResult::Failed(Failure::from(&err))),
+        Err(err) => return report.file(input, FileResult::not_opened(input, &err)),
     };
     let (format, encoding) = (stream.format(), stream.encoding());
     report.current = Some((input.path.clone(), options));
@@ -469,7 +476,7 @@ impl<'o> Reporter<'o> {
                         .line
                         .map(|l| format!(", line {l}"))
                         .unwrap_or_default();
-                    let text = xq_notation::shown(failure.text.as_deref().unwrap_or("?"));
+                    let text = failure.text.as_deref().unwrap_or("?");
                     let within = variation_words(&failure.variation);
                     self.say(&format!(
                         "{file}: game {number}{line}: ply {ply}{within}, {text}: {} [{}]",
