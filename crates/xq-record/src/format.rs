@@ -236,18 +236,18 @@ pub(crate) fn check_claimed(format: Format, extension: Option<&str>) -> Result<(
         Some(claimed @ (Format::Xqf | Format::Cbr | Format::Cbl | Format::Json))
             if format == Format::Txt =>
         {
-            let what = match claimed {
-                Format::Xqf => "it does not start with the XQ header",
-                Format::Cbr => "it does not start with `CCBridge Record`",
-                Format::Cbl => "it does not start with `CCBridgeLibrary`",
-                _ => "it does not start with { or [",
+            let (which, what) = match claimed {
+                Format::Xqf => ("an XQF", "it does not start with the XQ header"),
+                Format::Cbr => ("a CBR", "it does not start with `CCBridge Record`"),
+                Format::Cbl => ("a CBL", "it does not start with `CCBridgeLibrary`"),
+                _ => (
+                    "an xq JSON",
+                    "it does not start as one does ({\" or {} for a document or a game, [{ or [] for a list of games)",
+                ),
             };
             Err(ReadError::new(
                 ReadErrorKind::UnknownFormat,
-                format!(
-                    "not {} {claimed} file: {what}, and it is no other record format either",
-                    if claimed == Format::Xqf { "an" } else { "a" }
-                ),
+                format!("not {which} file: {what}, and it is no other record format either"),
             ))
         }
         _ => Ok(()),

@@ -192,10 +192,14 @@ fn temporary(path: &Path, replace: Replace) -> io::Result<Output> {
     };
     // The directory is the caller's to make (a mistyped path is not created).
     if !dir.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::NotFound,
-            "its directory does not exist",
-        ));
+        return Err(if dir.exists() {
+            io::Error::new(
+                io::ErrorKind::NotADirectory,
+                format!("{} is not a directory", xq_core::text::visible_path(&dir)),
+            )
+        } else {
+            io::Error::new(io::ErrorKind::NotFound, "its directory does not exist")
+        });
     }
     remove_stale_temporaries(&dir);
     install_signal_handler();
