@@ -213,10 +213,6 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     }
     let codes = codes();
     let (mut gbk, mut big5) = (0usize, 0usize);
-    // Without telltales (a short file of names): how many codes are common characters in each.
-    let (mut gbk_common, mut big5_common) = (0usize, 0usize);
-    // Lead bytes 81–A0 are GBK's extension; Big5 (but for Hong Kong additions) has none.
-    let mut gbk_only = false;
     let mut i = 0;
     while i + 1 < bytes.len() {
         if bytes[i] < 0x80 {
@@ -237,20 +233,40 @@ pub fn detect(bytes: &[u8]) -> Encoding {
         let (a, b) = (bytes[i], bytes[i + 1]);
         gbk += usize::from(codes.gbk.contains(a, b));
         big5 += usize::from(codes.big5.contains(a, b));
-        gbk_common += usize::from(gb2312_hanzi(a, b));
-        big5_common += usize::from(big5_frequent(a, b));
-        gbk_only |= (0x81..=0xA0).contains(&a);
         i += 2;
         // Real records settle it within a line or two; stop once one side is far ahead.
         if gbk.abs_diff(big5) >= DECISIVE {
             break;
         }
     }
-    if big5 > gbk || (big5 == gbk && big5_common > gbk_common && !gbk_only) {
+    if big5 > gbk || (big5 == gbk && big5_by_its_characters(bytes)) {
         Encoding::Big5
     } else {
         Encoding::Gbk
     }
+}
+
+/// For a text the telltales leave undecided (a short file of names): whether more of its codes
+/// are common characters read as Big5 than read as GBK, and none has a lead byte 81–A0 (GBK's
+/// extension; Big5 has none but for Hong Kong additions). A second pass, over the few texts
+/// that need it.
+fn big5_by_its_characters(bytes: &[u8]) -> bool {
+    let (mut gbk_common, mut big5_common) = (0usize, 0usize);
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        let (a, b) = (bytes[i], bytes[i + 1]);
+        if a < 0x80 {
+            i += 1;
+            continue;
+        }
+        if (0x81..=0xA0).contains(&a) {
+            return false;
+        }
+        gbk_common += usize::from(gb2312_hanzi(a, b));
+        big5_common += usize::from(big5_frequent(a, b));
+        i += 2;
+    }
+    big5_common > gbk_common
 }
 
 /// Whether `a b` is a Chinese character of GB 2312 (lead B0–F7, trail A1–FE): what nearly every
