@@ -64,7 +64,9 @@ fn ucci_is_one_banmoves_line() {
     // As a wrapper passes the moves so far: none yet.
     let (stdout, stderr, code) = xq(&["banned", "--moves", "", "--format", "ucci"]);
     assert_eq!((stdout.as_str(), code), ("banmoves\n", 0), "{stderr}");
-    // A ply of a line that has none is a mistake, said as such.
+    // --ply 0 is the start position, a ply of a line that has none a mistake.
+    let (stdout, stderr, code) = xq(&["banned", "--ply", "0", "--format", "ucci"]);
+    assert_eq!((stdout.as_str(), code), ("banmoves\n", 0), "{stderr}");
     let (_, _, code) = xq(&["banned", "--ply", "3", "--format", "ucci"]);
     assert_eq!(code, 2);
     // Under AXF as well; the rules are named by the flag.

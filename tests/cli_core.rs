@@ -111,6 +111,15 @@ fn a_thread_count_out_of_range_is_a_usage_error() {
         }
     }
     insta::assert_snapshot!(xq(&["validate", records, "-j", "100000"]).stderr);
+    // Without -j, RAYON_NUM_THREADS (as rayon reads it) is held to the most as well.
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(["validate", "fixtures/records/ours/variations.pgn"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RAYON_NUM_THREADS", "1000")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("256 threads"), "{stderr}");
     let most = xq(&[
         "validate",
         "-q",

@@ -281,9 +281,14 @@ impl fmt::Display for SyntaxError {
 /// bytes) is shown by its start, not whole.
 const SHOWN_CHARS: usize = 40;
 
-/// A move's text as messages show it: cut to 40 characters, with `…` if longer.
+/// A move's text as messages show it: whole when it may be a move (at most 64 bytes, the longest
+/// token read as one), else its first 40 characters and `…`.
 pub fn shown(text: &str) -> String {
-    xq_core::fen::cut(text, SHOWN_CHARS)
+    if text.len() <= MAX_TOKEN_BYTES {
+        text.to_owned()
+    } else {
+        xq_core::fen::cut(text, SHOWN_CHARS)
+    }
 }
 
 impl std::error::Error for SyntaxError {}

@@ -70,8 +70,20 @@ fn field_of(tag: &str) -> Option<String> {
         .then(|| name.to_owned())
 }
 
-/// The `[DhtmlXQ_name]value[/DhtmlXQ_name]` pairs of a text, in order, each with where its
-/// value starts in the text. An opening is closed by the first closing of its name after it; an
+/// The name of a field at the start of `rest` (after `[DhtmlXQ_` or `[/DhtmlXQ_`): letters,
+/// digits and `_`, then `]`. Read up to the first other character, so that the names of two
+/// markers never overlap and each byte of a text is read once.
+pub(crate) fn field_name_at(rest: &str) -> Option<&str> {
+    let len = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    (len > 0 && rest[len..].starts_with(']')).then(|| &rest[..len])
+}
+
+/// The `[DhtmlXQ_name]value[/DhtmlXQ_name]` pairs of a text (a name of letters, digits and `_`,
+/// as the format's are), in order, each with where its value starts in the text. An opening is
+/// closed by the first closing of its name after it; an
 /// opening never closed is passed over. Where every name is closed is found in one pass first, so
 /// that text full of openings never closed takes time in proportion to its length (looking for
 /// each opening's closing afresh took seconds on half a megabyte of them).
@@ -81,19 +93,19 @@ fn fields(text: &str) -> Vec<(String, String, usize)> {
     // Each name's closings, in order, and how many of them lie behind the reading.
     let mut closings: std::collections::HashMap<&str, (Vec<usize>, usize)> = Default::default();
     for (at, _) in text.match_indices(CLOSE) {
-        let rest = &text[at + CLOSE.len()..];
-        if let Some(close) = rest.find(']') {
-            closings.entry(&rest[..close]).or_default().0.push(at);
+        if let Some(name) = field_name_at(&text[at + CLOSE.len()..]) {
+            closings.entry(name).or_default().0.push(at);
         }
     }
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(found) = text[from..].find(OPEN) {
         let start = from + found;
-        let after = &text[start + OPEN.len()..];
-        let Some(close) = after.find(']') else { break };
-        let name = &after[..close];
-        let at = start + OPEN.len() + close + 1;
+        let Some(name) = field_name_at(&text[start + OPEN.len()..]) else {
+            from = start + OPEN.len();
+            continue;
+        };
+        let at = start + OPEN.len() + name.len() + 1;
         let end = closings.get_mut(name).and_then(|(ends, passed)| {
             while ends.get(*passed).is_some_and(|&e| e < at) {
                 *passed += 1;
@@ -565,7 +577,7 @@ mod tests {
     }
 
     /// The fields of random texts of openings, closings and words are what looking for each
-    /// opening's closing afresh finds (the way they were first read).
+    /// opening's closing afresh finds.
     #[test]
     fn fields_are_found_as_by_looking_for_each_closing() {
         fn afresh(text: &str) -> Vec<(String, String, usize)> {
@@ -575,6 +587,10 @@ mod tests {
                 let after = &rest[start + 9..];
                 let Some(close) = after.find(']') else { break };
                 let name = &after[..close];
+                if !is_field_name(name) {
+                    rest = &rest[start + 9..];
+                    continue;
+                }
                 let body = &after[close + 1..];
                 let end_tag = format!("[/DhtmlXQ_{name}]");
                 let Some(end) = body.find(&end_tag) else {
@@ -587,7 +603,9 @@ mod tests {
             }
             out
         }
-        const PIECES: [&str; 10] = [
+        const PIECES: [&str; 12] = [
+            "[DhtmlXQ_a b]",
+            "[/DhtmlXQ_a b]",
             "[DhtmlXQ_a]",
             "[/DhtmlXQ_a]",
             "[DhtmlXQ_b]",

@@ -98,8 +98,8 @@ pub struct ReadOptions {
 
 /// The format of `bytes`, each format recognised by its own structure, not by words that may
 /// stand anywhere (a PGN comment may mention `[DhtmlXQ]`, a tag may hold a DhtmlXQ field's value):
-/// XML (`<` first) holding `<ChineseChessRecord` is CBF, other markup a page of DhtmlXQ records
-/// (perhaps none); JSON starts with `{"`, `{}`, `[{` or
+/// XML (`<` first) holding `<ChineseChessRecord` is CBF, other markup without tags, unnamed or
+/// named as a page, a page of DhtmlXQ records (perhaps none); JSON starts with `{"`, `{}`, `[{` or
 /// `[]`; PGN has a tag line `[Name "value"]`; DhtmlXQ has a field `[DhtmlXQ_name]…[/DhtmlXQ_name]`.
 /// When the text has the structure of two, the file extension decides, then which comes first.
 pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
@@ -119,14 +119,16 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
     let head = text.trim_start_matches('\u{feff}').trim_start();
     let tag_at = first_tag_line(text);
     let field_at = first_dhtmlxq_field(text);
-    // Markup: a CBF document, else a page that may hold DhtmlXQ records (one without any holds
-    // no game, never a move list of its words).
+    // Markup: a CBF document; else, without PGN tags and named as a page or not named, a page
+    // that may hold DhtmlXQ records (one without any holds no game, never a move list of its
+    // words). A file named otherwise goes on to be told by its content and name.
     if head.starts_with('<') {
-        return if field_at.is_none() && head.contains("<ChineseChessRecord") {
-            Format::Cbf
-        } else {
-            Format::Dhtmlxq
-        };
+        if field_at.is_none() && head.contains("<ChineseChessRecord") {
+            return Format::Cbf;
+        }
+        if tag_at.is_none() && matches!(by_extension, None | Some(Format::Dhtmlxq)) {
+            return Format::Dhtmlxq;
+        }
     }
     // A PGN file may start with a comment: `{` first is JSON unless the file is named and built
     // as PGN.
@@ -200,18 +202,11 @@ fn first_tag_line(text: &str) -> Option<usize> {
 /// before its closing (looking for each opening's closing afresh would take time growing with
 /// the square of the text's length on text full of openings).
 fn first_dhtmlxq_field(text: &str) -> Option<usize> {
-    /// The name of a field at the start of `rest`, if `]` follows it.
-    fn name(rest: &str) -> Option<&str> {
-        let len = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            .count();
-        (len > 0 && rest[len..].starts_with(']')).then(|| &rest[..len])
-    }
     /// Each `(place, name)` of `marker` followed by a name and `]` in `text`.
     fn marked<'t>(text: &'t str, marker: &'static str) -> impl Iterator<Item = (usize, &'t str)> {
-        text.match_indices(marker)
-            .filter_map(move |(at, _)| Some((at, name(&text[at + marker.len()..])?)))
+        text.match_indices(marker).filter_map(move |(at, _)| {
+            Some((at, dhtmlxq::field_name_at(&text[at + marker.len()..])?))
+        })
     }
     let closed: std::collections::HashMap<&str, usize> = marked(text, "[/DhtmlXQ_")
         .map(|(at, name)| (name, at))
@@ -387,31 +382,26 @@ pub(crate) fn read_with(
     })
 }
 
-/// How many words of a text [`is_prose`] reads at most: a record has a move among its first
+/// How many words of each game [`is_prose`] reads at most: a game has a move among its first
 /// words, and a text of megabytes of words is told as quickly as a short one.
 const PROSE_WORDS: usize = 4096;
 
 /// Whether games read from a move list or PGN are only words that no notation reads as a move
-/// (no tags, no position given, and none of the first [`PROSE_WORDS`] words in move syntax, legal
-/// or not): text that is no record, where one with a mistyped move still is one.
+/// (no tags, no position given, and none of each game's first [`PROSE_WORDS`] words in move
+/// syntax, legal or not): text that is no record, where one with a mistyped move still is one.
 fn is_prose(games: &[Result<Game, ReadError>]) -> bool {
-    let mut words = games
-        .iter()
-        .filter_map(|g| g.as_ref().ok())
-        .flat_map(|g| &g.moves)
-        .take(PROSE_WORDS);
-    !games.is_empty()
-        && games.iter().all(|g| {
-            g.as_ref()
-                .is_ok_and(|g| g.tags.is_empty() && g.fen.is_none())
-        })
-        && !words.any(|node| {
-            node.m.is_some()
-                || node
-                    .text
-                    .as_deref()
-                    .is_some_and(|text| xq_notation::parse(text).is_ok())
-        })
+    let prose = |game: &Game| {
+        game.tags.is_empty()
+            && game.fen.is_none()
+            && !game.moves.iter().take(PROSE_WORDS).any(|node| {
+                node.m.is_some()
+                    || node
+                        .text
+                        .as_deref()
+                        .is_some_and(|text| xq_notation::parse(text).is_ok())
+            })
+    };
+    !games.is_empty() && games.iter().all(|g| g.as_ref().is_ok_and(prose))
 }
 
 #[cfg(test)]
@@ -561,11 +551,26 @@ mod tests {
     #[test]
     fn a_page_without_a_record_holds_no_game() {
         let page = "<!DOCTYPE html>\n<html><head><style>h1 { color: red; }</style></head>\n<body><h1>Games</h1><p>1. h2e2 h9g7</p></body></html>\n";
-        for extension in [None, Some("html"), Some("txt")] {
+        for extension in [None, Some("html"), Some("ubb")] {
             assert_eq!(sniffed(page, extension), Format::Dhtmlxq);
             let records = read(page.as_bytes(), extension, ReadOptions::default()).unwrap();
             assert!(records.games.is_empty(), "{:?}", records.games);
         }
+        // PGN or a move list that starts with markup stays what it is; a page named as another
+        // format is told so by its name.
+        let pgn = "<!-- exported -->\n[Event \"x\"]\n\n1. h2e2 h9g7 *\n";
+        assert_eq!(sniffed(pgn, None), Format::Pgn);
+        assert_eq!(sniffed(pgn, Some("pgn")), Format::Pgn);
+        assert_eq!(
+            sniffed("<!-- saved -->\n1. h2e2 h9g7 *\n", Some("txt")),
+            Format::Pgn
+        );
+        let error = read(page.as_bytes(), Some("xqf"), ReadOptions::default()).unwrap_err();
+        assert!(
+            error.message.contains("not an XQF file"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]

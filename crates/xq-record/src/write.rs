@@ -565,10 +565,10 @@ fn kept_as_written(games: &[Game], notation: Notation) -> Vec<String> {
         Notation::Iccs | Notation::Ucci | Notation::Uci => System::Coordinate,
         Notation::San => System::San,
     };
-    let elsewise = |node: &Node| {
-        node.text
-            .as_deref()
-            .is_some_and(|text| xq_notation::parse(text).map_or(true, |t| t.system() != system))
+    // A move without text (from a binary record) is written as its coordinates.
+    let elsewise = |node: &Node| match node.text.as_deref() {
+        Some(text) => xq_notation::parse(text).map_or(true, |t| t.system() != system),
+        None => system != System::Coordinate,
     };
     games
         .iter()

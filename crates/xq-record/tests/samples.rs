@@ -465,4 +465,22 @@ fn pgn_says_which_moves_it_keeps_as_written() {
     };
     let dropped = write::write_pgn(&games, options).dropped;
     assert!(dropped.is_empty(), "{dropped:?}");
+    // Moves of a binary or DhtmlXQ record have no text: written as coordinates, which only a
+    // coordinate notation loses nothing by.
+    let ubb = "[DhtmlXQ]\n[DhtmlXQ_movelist]774770797747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n";
+    let records = read(ubb.as_bytes(), Some("ubb"), ReadOptions::default()).unwrap();
+    let mut game = records.games.into_iter().next().unwrap().unwrap();
+    resolve_all(&mut game);
+    let games = [game];
+    for (notation, said) in [
+        (Notation::Chinese(ChineseStyle::default()), true),
+        (Notation::Iccs, false),
+    ] {
+        let options = PgnOptions {
+            notation,
+            encoding: Encoding::Utf8,
+        };
+        let dropped = write::write_pgn(&games, options).dropped;
+        assert_eq!(dropped.len(), usize::from(said), "{dropped:?}");
+    }
 }
