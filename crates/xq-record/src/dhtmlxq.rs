@@ -8,6 +8,8 @@
 //! branch B. `||` is a line break, `\uXXXX` an escaped character. The side to move is the first
 //! move's.
 
+use std::ops::Range;
+
 use xq_core::{Board, Color, File, Move, Piece, Rank, Square};
 
 use crate::{
@@ -55,9 +57,17 @@ fn is_structural(name: &str) -> bool {
             .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'_'))
 }
 
+/// How many bytes at the start of `text` are letters, digits or `_`: the characters of a field
+/// name (`[DhtmlXQ_name]`), and of a PGN tag's.
+pub(crate) fn name_len(text: &str) -> usize {
+    text.bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count()
+}
+
 /// Whether `name` can stand as a field name (`[DhtmlXQ_name]`): letters, digits, `_`.
 fn is_field_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    !name.is_empty() && name_len(name) == name.len()
 }
 
 /// The DhtmlXQ field a tag is written as, if any.
@@ -73,21 +83,19 @@ fn field_of(tag: &str) -> Option<String> {
 /// The name of a field at the start of `rest` (after `[DhtmlXQ_` or `[/DhtmlXQ_`): letters,
 /// digits and `_`, then `]`. Read up to the first other character, so that the names of two
 /// markers never overlap and each byte of a text is read once.
-pub(crate) fn field_name_at(rest: &str) -> Option<&str> {
-    let len = rest
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        .count();
+fn field_name_at(rest: &str) -> Option<&str> {
+    let len = name_len(rest);
     (len > 0 && rest[len..].starts_with(']')).then(|| &rest[..len])
 }
 
 /// The `[DhtmlXQ_name]value[/DhtmlXQ_name]` pairs of a text (a name of letters, digits and `_`,
-/// as the format's are), in order, each with where its value starts in the text. An opening is
-/// closed by the first closing of its name after it; an
-/// opening never closed is passed over. Where every name is closed is found in one pass first, so
-/// that text full of openings never closed takes time in proportion to its length (looking for
-/// each opening's closing afresh took seconds on half a megabyte of them).
-fn fields(text: &str) -> Vec<(String, String, usize)> {
+/// as the format's are), in order: each name, and where its value stands in the text. An opening
+/// is closed by the first closing of its name after it; an opening never closed is passed over.
+/// Where every name is closed is found in one pass first, so that text full of openings never
+/// closed takes time in proportion to its length (looking for each opening's closing afresh took
+/// seconds on half a megabyte of them); the pairs are then found one at a time, as they are
+/// asked for.
+pub(crate) fn field_spans(text: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
     const OPEN: &str = "[DhtmlXQ_";
     const CLOSE: &str = "[/DhtmlXQ_";
     // Each name's closings, in order, and how many of them lie behind the reading.
@@ -97,29 +105,40 @@ fn fields(text: &str) -> Vec<(String, String, usize)> {
             closings.entry(name).or_default().0.push(at);
         }
     }
-    let mut out = Vec::new();
     let mut from = 0;
-    while let Some(found) = text[from..].find(OPEN) {
-        let start = from + found;
-        let Some(name) = field_name_at(&text[start + OPEN.len()..]) else {
-            from = start + OPEN.len();
-            continue;
-        };
-        let at = start + OPEN.len() + name.len() + 1;
-        let end = closings.get_mut(name).and_then(|(ends, passed)| {
-            while ends.get(*passed).is_some_and(|&e| e < at) {
-                *passed += 1;
-            }
-            ends.get(*passed).copied()
-        });
-        let Some(end) = end else {
-            from = at;
-            continue;
-        };
-        out.push((name.to_owned(), text[at..end].to_owned(), at));
-        from = end + CLOSE.len() + name.len() + 1;
-    }
-    out
+    std::iter::from_fn(move || {
+        if closings.is_empty() {
+            return None;
+        }
+        while let Some(found) = text[from..].find(OPEN) {
+            let start = from + found;
+            let Some(name) = field_name_at(&text[start + OPEN.len()..]) else {
+                from = start + OPEN.len();
+                continue;
+            };
+            let at = start + OPEN.len() + name.len() + 1;
+            let end = closings.get_mut(name).and_then(|(ends, passed)| {
+                while ends.get(*passed).is_some_and(|&e| e < at) {
+                    *passed += 1;
+                }
+                ends.get(*passed).copied()
+            });
+            let Some(end) = end else {
+                from = at;
+                continue;
+            };
+            from = end + CLOSE.len() + name.len() + 1;
+            return Some((name, at..end));
+        }
+        None
+    })
+}
+
+/// The fields of a text ([`field_spans`]): name, value, where the value starts.
+fn fields(text: &str) -> Vec<(String, String, usize)> {
+    field_spans(text)
+        .map(|(name, value)| (name.to_owned(), text[value.clone()].to_owned(), value.start))
+        .collect()
 }
 
 /// A value as a field holds it: the characters that would end the field or be read as a line

@@ -118,7 +118,11 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
     };
     let head = text.trim_start_matches('\u{feff}').trim_start();
     let tag_at = first_tag_line(text);
-    let field_at = first_dhtmlxq_field(text);
+    // Where the first DhtmlXQ field's value starts (`[DhtmlXQ]` alone, or a PGN tag named
+    // `DhtmlXQ_ver`, is no field).
+    let field_at = dhtmlxq::field_spans(text)
+        .next()
+        .map(|(_, value)| value.start);
     // Markup: a CBF document; else, without PGN tags and named as a page or not named, a page
     // that may hold DhtmlXQ records (one without any holds no game, never a move list of its
     // words). A file named otherwise goes on to be told by its content and name.
@@ -184,39 +188,13 @@ fn first_tag_line(text: &str) -> Option<usize> {
         else {
             continue;
         };
-        let name_len = inner
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            .count();
+        let name_len = dhtmlxq::name_len(inner);
         let value = inner[name_len..].trim_start();
         if name_len > 0 && value.len() >= 2 && value.starts_with('"') && value.ends_with('"') {
             return Some(start);
         }
     }
     None
-}
-
-/// Where the first DhtmlXQ field of `text` starts: `[DhtmlXQ_name]`, closed further on by
-/// `[/DhtmlXQ_name]` (`[DhtmlXQ]` alone, or a PGN tag named `DhtmlXQ_ver`, is no field). Two
-/// passes, each over the text once: where each name is last closed, then the first opening
-/// before its closing (looking for each opening's closing afresh would take time growing with
-/// the square of the text's length on text full of openings).
-fn first_dhtmlxq_field(text: &str) -> Option<usize> {
-    /// Each `(place, name)` of `marker` followed by a name and `]` in `text`.
-    fn marked<'t>(text: &'t str, marker: &'static str) -> impl Iterator<Item = (usize, &'t str)> {
-        text.match_indices(marker).filter_map(move |(at, _)| {
-            Some((at, dhtmlxq::field_name_at(&text[at + marker.len()..])?))
-        })
-    }
-    let closed: std::collections::HashMap<&str, usize> = marked(text, "[/DhtmlXQ_")
-        .map(|(at, name)| (name, at))
-        .collect();
-    if closed.is_empty() {
-        return None;
-    }
-    marked(text, "[DhtmlXQ_")
-        .find(|(at, name)| closed.get(name).is_some_and(|end| end > at))
-        .map(|(at, _)| at)
 }
 
 /// A file named like a binary record (`.xqf`, `.cbr`, `.cbl`) or JSON whose content is none of the
