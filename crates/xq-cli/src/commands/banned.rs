@@ -14,16 +14,12 @@ use crate::{
 };
 
 pub(crate) fn run(args: &BannedArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let given = &args.line;
     // A position with no moves before it (an engine at the start of a game, or given a FEN)
     // repeats nothing: every move is allowed, said as any other answer.
-    let no_moves = given.moves.as_deref().is_none_or(|m| m.trim().is_empty());
-    let line = if given.file.is_none() && no_moves && given.ply.is_none_or(|p| p == 0) {
-        let fen = given.fen.as_deref().unwrap_or(xq_core::START_FEN);
-        xq_report::Line::new(super::parse_fen(fen, true)?, Vec::new())
-    } else {
-        read_line(&Source::of(given))?
-    };
+    let line = read_line(&Source {
+        moves_needed: false,
+        ..Source::of(&args.line)
+    })?;
     if let Some(kill) = &line.self_kill {
         return Err(CliError::Invalid(format!(
             "ply {}: {} leaves its own king in check: the game is over, no move follows it",

@@ -27,6 +27,9 @@ pub(crate) struct Source<'a> {
     /// Where the line stops (a ply, 1-based).
     pub(crate) ply: Option<u32>,
     pub(crate) input: &'a InputArgs,
+    /// Whether a line without moves is a usage error (a ruling or an audit of nothing); else it
+    /// is the start position, where nothing has happened yet.
+    pub(crate) moves_needed: bool,
 }
 
 impl<'a> Source<'a> {
@@ -39,6 +42,7 @@ impl<'a> Source<'a> {
             moves: args.moves.as_deref(),
             ply: args.ply,
             input: &args.input,
+            moves_needed: true,
         }
     }
 }
@@ -94,7 +98,12 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
         .record
         .as_ref()
         .is_some_and(|r| r.missing_or_unreadable() > 0);
-    if tokens.is_empty() && line.moves.is_empty() && line.self_kill.is_none() && !record_gaps {
+    if src.moves_needed
+        && tokens.is_empty()
+        && line.moves.is_empty()
+        && line.self_kill.is_none()
+        && !record_gaps
+    {
         return Err(CliError::Usage(
             "no moves: give --moves \"M1 M2 …\" or a file".to_owned(),
         ));
