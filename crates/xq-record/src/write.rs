@@ -95,11 +95,22 @@ impl Default for PgnOptions {
 /// Writes games as XQ PGN, variations and comments kept.
 pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     let mut out = String::new();
-    for game in games {
-        out.push_str(&pgn_game(game, options.notation));
+    let mut dropped = Vec::new();
+    for (g, game) in games.iter().enumerate() {
+        let (text, kept) = pgn_game(game, options.notation);
+        out.push_str(&text);
         out.push('\n');
+        // Moves that do not replay are written as the record writes them: said when that is
+        // not in the notation asked for (a WXF file holding Chinese). JSON keeps every move's
+        // text as read, and needs no word.
+        if let Some(said) = said_of(&kept) {
+            dropped.push(format!(
+                "game {}: {said} kept as written, not in {}",
+                g + 1,
+                options.notation.name()
+            ));
+        }
     }
-    let mut dropped = kept_as_written(games, options.notation);
     let controls = |g: &Game| {
         g.tags.iter().any(|(_, v)| has_control(v))
             || g.comment.as_deref().is_some_and(has_control)
@@ -153,8 +164,9 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     Written { bytes, dropped }
 }
 
-/// One game in PGN.
-pub(crate) fn pgn_game(game: &Game, notation: Notation) -> String {
+/// One game in PGN, and for each line that stops replaying, its first such ply and how many
+/// moves from it on are written as the record writes them in another notation than `notation`.
+fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
     let mut out = String::new();
     // A tag is one line: line breaks in a value become spaces (said by write_pgn).
     let quote = |v: &str| {
@@ -193,19 +205,17 @@ pub(crate) fn pgn_game(game: &Game, notation: Notation) -> String {
     }
     let start = start_position(game).ok().map(|(p, _)| p);
     let first_black = start.as_ref().is_some_and(|p| p.turn() == Color::Black);
-    let mut tokens = Vec::new();
-    pgn_line(
-        &game.moves,
-        start,
-        0,
-        first_black,
+    let mut writer = PgnLines {
+        black_first: first_black,
         notation,
-        &mut tokens,
-        true,
-    );
+        system: system_of(notation),
+        tokens: Vec::new(),
+        kept: Vec::new(),
+    };
+    writer.line(&game.moves, start, 0, true, None);
     // A round per line on the main line; variations and comments stay in place.
     let mut line = String::new();
-    for token in tokens {
+    for token in writer.tokens {
         if token == "\n" {
             out.push_str(line.trim_end());
             out.push('\n');
@@ -222,59 +232,94 @@ pub(crate) fn pgn_game(game: &Game, notation: Notation) -> String {
     // Only a result token ends the movetext (a Result tag holding anything else stays a tag).
     out.push_str(game.outcome().map_or("*", Outcome::pgn));
     out.push('\n');
-    out
+    (out, writer.kept)
 }
 
-/// The tokens of `line`, whose first move is ply `first` (0-based) from a start where Black moves
-/// first if `black_first`.
-fn pgn_line(
-    line: &[Node],
-    mut pos: Option<Position>,
-    first: usize,
+/// The movetext of a game being written: its tokens, and the moves written as the record writes
+/// them (see [`pgn_game`]).
+struct PgnLines {
     black_first: bool,
     notation: Notation,
-    out: &mut Vec<String>,
-    main: bool,
-) {
-    let number = |ply: usize| (ply + usize::from(black_first)) / 2 + 1;
-    let is_black = |ply: usize| (ply + usize::from(black_first)) % 2 == 1;
-    let mut need_number = true;
-    for (i, node) in line.iter().enumerate() {
-        let ply = first + i;
-        if let Some(before) = node.before() {
-            out.push(comment(before));
-            need_number = true;
+    /// The notation's system: a move written as the record writes it in this one loses nothing.
+    system: System,
+    tokens: Vec<String>,
+    kept: Vec<(usize, usize)>,
+}
+
+impl PgnLines {
+    /// The tokens of `line`, whose first move is ply `first` (0-based), played from `pos`
+    /// (`None`: lost, the line being stopped at the entry `stopped` of `kept`).
+    fn line(
+        &mut self,
+        line: &[Node],
+        mut pos: Option<Position>,
+        first: usize,
+        main: bool,
+        mut stopped: Option<usize>,
+    ) {
+        let black_first = usize::from(self.black_first);
+        let number = |ply: usize| (ply + black_first) / 2 + 1;
+        let is_black = |ply: usize| (ply + black_first) % 2 == 1;
+        let mut need_number = true;
+        for (i, node) in line.iter().enumerate() {
+            let ply = first + i;
+            if let Some(before) = node.before() {
+                self.tokens.push(comment(before));
+                need_number = true;
+            }
+            if !is_black(ply) {
+                self.tokens.push(format!("{}.", number(ply)));
+            } else if need_number {
+                self.tokens.push(format!("{}...", number(ply)));
+            }
+            let alternatives = pos.clone();
+            if !replays(pos.as_ref(), node) {
+                let k = *stopped.get_or_insert_with(|| {
+                    self.kept.push((ply + 1, 0));
+                    self.kept.len() - 1
+                });
+                self.kept[k].1 += usize::from(!written_in(node, self.system));
+            }
+            self.tokens
+                .push(move_text(pos.as_ref(), node, self.notation));
+            need_number = false;
+            if let Some(c) = &node.comment {
+                self.tokens.push(comment(c));
+                need_number = true;
+            }
+            for variation in &node.variations {
+                self.tokens.push("(".to_owned());
+                // Alternatives to a move of a lost line are lost with it.
+                let lost = stopped.filter(|_| alternatives.is_none());
+                self.line(variation, alternatives.clone(), ply, false, lost);
+                self.tokens.push(")".to_owned());
+                need_number = true;
+            }
+            play(&mut pos, node);
+            if main && is_black(ply) && node.variations.is_empty() {
+                self.tokens.push("\n".to_owned());
+                need_number = true;
+            }
         }
-        if !is_black(ply) {
-            out.push(format!("{}.", number(ply)));
-        } else if need_number {
-            out.push(format!("{}...", number(ply)));
-        }
-        out.push(move_text(pos.as_ref(), node, notation));
-        need_number = false;
-        if let Some(c) = &node.comment {
-            out.push(comment(c));
-            need_number = true;
-        }
-        for variation in &node.variations {
-            out.push("(".to_owned());
-            pgn_line(
-                variation,
-                pos.clone(),
-                ply,
-                black_first,
-                notation,
-                out,
-                false,
-            );
-            out.push(")".to_owned());
-            need_number = true;
-        }
-        play(&mut pos, node);
-        if main && is_black(ply) && node.variations.is_empty() {
-            out.push("\n".to_owned());
-            need_number = true;
-        }
+    }
+}
+
+/// The system of a notation's moves (what `xq_notation::parse` tells of a move's text).
+fn system_of(notation: Notation) -> System {
+    match notation {
+        Notation::Chinese(_) => System::Chinese,
+        Notation::Wxf => System::Wxf,
+        Notation::Iccs | Notation::Ucci | Notation::Uci => System::Coordinate,
+        Notation::San => System::San,
+    }
+}
+
+/// Whether `node`, written as the record writes it ([`move_text`]), is in `system`: its text
+/// reads in that system, or it has none and is written as its coordinates.
+fn written_in(node: &Node, system: System) -> bool {
+    match node.text.as_deref() {
+        Some(text) => xq_notation::parse(text).is_ok_and(|t| t.system() == system),
+        None => system == System::Coordinate,
     }
 }
 
@@ -456,23 +501,10 @@ fn replays(pos: Option<&Position>, node: &Node) -> bool {
 /// The moves of `game` from each line's first move that does not replay on, in words (`None`
 /// when every move replays): `3 move(s) from the first move that does not replay on (at ply 19)`.
 pub fn not_replaying(game: &Game) -> Option<String> {
-    said_of(&unreplayed(game), |_| true)
-}
-
-/// Each line's first move that does not replay: its ply, and the moves from it on (variations
-/// within them included).
-fn unreplayed(game: &Game) -> Vec<(usize, Vec<&Node>)> {
-    fn walk<'g>(
-        line: &'g [Node],
-        mut pos: Option<Position>,
-        first: usize,
-        out: &mut Vec<(usize, Vec<&'g Node>)>,
-    ) {
+    fn walk(line: &[Node], mut pos: Option<Position>, first: usize, out: &mut Vec<(usize, usize)>) {
         for (i, node) in line.iter().enumerate() {
             if !replays(pos.as_ref(), node) {
-                let mut moves = Vec::new();
-                line[i..].iter().for_each(|n| all(n, &mut moves));
-                out.push((first + i + 1, moves));
+                out.push((first + i + 1, line[i..].iter().map(count).sum()));
                 return;
             }
             for v in &node.variations {
@@ -481,28 +513,24 @@ fn unreplayed(game: &Game) -> Vec<(usize, Vec<&Node>)> {
             play(&mut pos, node);
         }
     }
-    fn all<'g>(node: &'g Node, out: &mut Vec<&'g Node>) {
-        out.push(node);
-        node.variations.iter().flatten().for_each(|n| all(n, out));
+    fn count(node: &Node) -> usize {
+        1 + node.variations.iter().flatten().map(count).sum::<usize>()
     }
     let start = start_position(game).ok().map(|(p, _)| p);
     let mut stops = Vec::new();
     walk(&game.moves, start, 0, &mut stops);
-    stops
+    said_of(&stops)
 }
 
-/// The moves of `stops` that `counted` counts, in words (`None` when there are none).
-fn said_of(stops: &[(usize, Vec<&Node>)], counted: impl Fn(&Node) -> bool) -> Option<String> {
-    let counts: Vec<(usize, usize)> = stops
-        .iter()
-        .map(|(ply, moves)| (*ply, moves.iter().filter(|n| counted(n)).count()))
-        .filter(|&(_, n)| n > 0)
-        .collect();
-    if counts.is_empty() {
+/// Moves counted from the first move that does not replay of some lines (each its ply and the
+/// count), in words (`None` when none is counted).
+fn said_of(stops: &[(usize, usize)]) -> Option<String> {
+    let counted: Vec<&(usize, usize)> = stops.iter().filter(|(_, n)| *n > 0).collect();
+    if counted.is_empty() {
         return None;
     }
-    let moves: usize = counts.iter().map(|(_, n)| n).sum();
-    let plies: Vec<String> = counts.iter().map(|(ply, _)| ply.to_string()).collect();
+    let moves: usize = counted.iter().map(|(_, n)| n).sum();
+    let plies: Vec<String> = counted.iter().map(|(ply, _)| ply.to_string()).collect();
     Some(format!(
         "{moves} move(s) from the first move that does not replay on (at ply {})",
         plies.join(", ")
@@ -552,36 +580,6 @@ pub fn write_json(games: &[Game]) -> Written {
         bytes: crate::json::write_json(games).into_bytes(),
         dropped: Vec::new(),
     }
-}
-
-/// A `game N:` line for each game with moves that do not replay and are not written in
-/// `notation`: PGN keeps them as the record writes them, so a file in WXF may hold them in
-/// Chinese. Said, as what a writer drops is (JSON keeps every move's text as read, and needs no
-/// word; a move already in the notation, legal or not, loses nothing).
-fn kept_as_written(games: &[Game], notation: Notation) -> Vec<String> {
-    let system = match notation {
-        Notation::Chinese(_) => System::Chinese,
-        Notation::Wxf => System::Wxf,
-        Notation::Iccs | Notation::Ucci | Notation::Uci => System::Coordinate,
-        Notation::San => System::San,
-    };
-    // A move without text (from a binary record) is written as its coordinates.
-    let elsewise = |node: &Node| match node.text.as_deref() {
-        Some(text) => xq_notation::parse(text).map_or(true, |t| t.system() != system),
-        None => system != System::Coordinate,
-    };
-    games
-        .iter()
-        .enumerate()
-        .filter_map(|(g, game)| {
-            let said = said_of(&unreplayed(game), elsewise)?;
-            Some(format!(
-                "game {}: {said} kept as written, not in {}",
-                g + 1,
-                notation.name()
-            ))
-        })
-        .collect()
 }
 
 /// Fills in the coordinates of every text move that replays (writers need them).
