@@ -134,6 +134,45 @@ pub(crate) fn field_spans(text: &str) -> impl Iterator<Item = (&str, Range<usize
     })
 }
 
+/// What opens a record of fields, and what closes it.
+pub(crate) const RECORD_OPEN: &str = "[DhtmlXQ]";
+pub(crate) const RECORD_CLOSE: &str = "[/DhtmlXQ]";
+
+/// The fields one after another at the start of `text`, as a record written among other text
+/// (PGN games) without [`RECORD_OPEN`] … [`RECORD_CLOSE`] around it, or cut short before its
+/// closing, has them: `[DhtmlXQ_name]value[/DhtmlXQ_name]` each closed on the line it opens on,
+/// only spaces between them, and a [`RECORD_CLOSE`] after them if one follows. Their length (0
+/// if `text` starts with none), and how far into `text` was looked to tell (its length when the
+/// end of `text` was reached: more text might have held more fields).
+pub(crate) fn field_run_len(text: &str) -> (usize, usize) {
+    const OPEN: &str = "[DhtmlXQ_";
+    let (mut len, mut at) = (0, 0);
+    loop {
+        let rest = &text[at..];
+        let Some(after) = rest.strip_prefix(OPEN) else {
+            if len > 0 && rest.starts_with(RECORD_CLOSE) {
+                len = at + RECORD_CLOSE.len();
+            }
+            // (Looked at as many bytes as the longest marker has.)
+            return (len, (at + RECORD_CLOSE.len()).min(text.len()));
+        };
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        let closed = field_name_at(after).and_then(|name| {
+            let value = OPEN.len() + name.len() + 1;
+            let close = format!("[/DhtmlXQ_{name}]");
+            line.get(value..)?
+                .find(&close)
+                .map(|i| value + i + close.len())
+        });
+        let Some(field_len) = closed else {
+            return (len, at + line.len());
+        };
+        len = at + field_len;
+        let after_field = &text[len..];
+        at = len + (after_field.len() - after_field.trim_start().len());
+    }
+}
+
 /// The fields of a text ([`field_spans`]): name, value, where the value starts.
 fn fields(text: &str) -> Vec<(String, String, usize)> {
     field_spans(text)
@@ -279,7 +318,7 @@ fn newlines(text: &str) -> u32 {
 }
 
 /// Reads the record `text`, which starts at byte `base` and line `line` of the text read.
-fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
+pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
     let fields = fields(text);
     let field = |name: &str| fields.iter().find(|(k, _, _)| k == name);
     let get = |name: &str| field(name).map(|(_, v, _)| v.as_str());

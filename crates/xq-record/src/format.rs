@@ -101,7 +101,9 @@ pub struct ReadOptions {
 /// XML (`<` first) holding `<ChineseChessRecord` is CBF, other markup without tags, unnamed or
 /// named as a page, a page of DhtmlXQ records (perhaps none); JSON starts with `{"`, `{}`, `[{` or
 /// `[]`; PGN has a tag line `[Name "value"]`; DhtmlXQ has a field `[DhtmlXQ_name]…[/DhtmlXQ_name]`.
-/// When the text has the structure of two, the file extension decides, then which comes first.
+/// A text with both PGN tags and DhtmlXQ fields is PGN, whose reader reads each DhtmlXQ record
+/// it meets as a game (records pasted among games, or into a comment, which stays one), unless
+/// the file is named as a DhtmlXQ page.
 pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -> Format {
     if looks_like_xqf(bytes, extension) {
         return Format::Xqf;
@@ -140,15 +142,11 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
         return Format::Json;
     }
     match (tag_at, field_at) {
-        (Some(tag), Some(field)) => {
-            return match by_extension {
-                Some(Format::Pgn) => Format::Pgn,
-                Some(Format::Dhtmlxq) => Format::Dhtmlxq,
-                _ if field < tag => Format::Dhtmlxq,
-                _ => Format::Pgn,
-            };
-        }
-        (Some(_), None) => return Format::Pgn,
+        // Both: PGN games and DhtmlXQ records in one file (forum pages pasted together), read
+        // by the PGN reader, which reads each DhtmlXQ record it meets as one; a file named as a
+        // DhtmlXQ page is one.
+        (Some(_), Some(_)) if by_extension == Some(Format::Dhtmlxq) => return Format::Dhtmlxq,
+        (Some(_), _) => return Format::Pgn,
         (None, Some(_)) => return Format::Dhtmlxq,
         (None, None) => {}
     }
@@ -464,17 +462,35 @@ mod tests {
         }
     }
 
-    /// A text with the structure of both PGN and DhtmlXQ (a record pasted into a comment): the
-    /// extension decides, then which comes first.
+    /// A text with the structure of both PGN and DhtmlXQ (a record pasted into a comment, or
+    /// among games): PGN, read record by record, unless named as a DhtmlXQ page.
     #[test]
-    fn pgn_and_dhtmlxq_together_go_by_name_then_order() {
+    fn pgn_and_dhtmlxq_together_are_pgn_unless_named_a_page() {
         let pgn_first = format!("{TAGS}{{{UBB}}} 1. h2e2 *\n");
-        assert_eq!(sniffed(&pgn_first, None), Format::Pgn);
-        assert_eq!(sniffed(&pgn_first, Some("pgn")), Format::Pgn);
-        assert_eq!(sniffed(&pgn_first, Some("ubb")), Format::Dhtmlxq);
         let ubb_first = format!("{UBB}\n{TAGS}1. h2e2 *\n");
-        assert_eq!(sniffed(&ubb_first, None), Format::Dhtmlxq);
-        assert_eq!(sniffed(&ubb_first, Some("pgn")), Format::Pgn);
+        for text in [pgn_first, ubb_first] {
+            assert_eq!(sniffed(&text, None), Format::Pgn);
+            assert_eq!(sniffed(&text, Some("pgn")), Format::Pgn);
+            assert_eq!(sniffed(&text, Some("txt")), Format::Pgn);
+            assert_eq!(sniffed(&text, Some("ubb")), Format::Dhtmlxq);
+        }
+        // Records among games: each read, in the file's order.
+        let text = format!("{UBB}\n{TAGS}1. h2e2 *\n\n{UBB}");
+        let games = read(text.as_bytes(), Some("txt"), ReadOptions::default())
+            .unwrap()
+            .games;
+        let plies: Vec<usize> = games
+            .iter()
+            .map(|g| g.as_ref().unwrap().moves.len())
+            .collect();
+        assert_eq!(plies, [1, 1, 1]);
+        let titled = |g: &Result<Game, ReadError>| {
+            g.as_ref().unwrap().tags.iter().any(|(n, _)| n == "Title")
+        };
+        assert_eq!(
+            games.iter().map(titled).collect::<Vec<_>>(),
+            [true, false, true]
+        );
     }
 
     /// A file's content that is no record says so (a file found among records is skipped for

@@ -14,6 +14,7 @@
 //! Chinese, WXF or ICCS, comments and variations kept.
 
 use crate::{
+    dhtmlxq::{self, RECORD_CLOSE, RECORD_OPEN},
     encoding::Encoding,
     error::{ReadError, ReadErrorKind},
     game::{Game, Node},
@@ -75,6 +76,8 @@ pub struct PgnReader<'a> {
     /// Whether the text starts at the start of a line of its file.
     line_start: bool,
     max_game: usize,
+    /// The last search for a [`RECORD_CLOSE`]: from where, to where, and where one was found.
+    record_close: Option<(usize, usize, Option<usize>)>,
 }
 
 impl<'a> PgnReader<'a> {
@@ -114,6 +117,7 @@ impl<'a> PgnReader<'a> {
             skip,
             line_start,
             max_game: max_game.max(1),
+            record_close: None,
         }
     }
 
@@ -401,6 +405,11 @@ impl<'a> PgnReader<'a> {
 
     fn read_game_in_window(&mut self) -> Result<Game, ReadError> {
         let start = self.pos;
+        if self.rest().starts_with("[DhtmlXQ")
+            && let Some(read) = self.read_dhtmlxq_record()
+        {
+            return read;
+        }
         let mut game = Game {
             line: Some(self.line),
             ..Game::default()
@@ -411,7 +420,11 @@ impl<'a> PgnReader<'a> {
             // Comments alone before a tag section (`{Exported by …}` heading a file) are not a
             // game of their own: they open the game whose tags follow.
             let comments_only = game.tags.is_empty() && game.fen.is_none() && game.moves.is_empty();
-            if ended.is_ok() && comments_only && self.peek() == Some('[') {
+            if ended.is_ok()
+                && comments_only
+                && self.peek() == Some('[')
+                && !self.rest().starts_with("[DhtmlXQ")
+            {
                 continue;
             }
             return match ended {
@@ -429,6 +442,78 @@ impl<'a> PgnReader<'a> {
                 }
             };
         }
+    }
+
+    /// The length of the DhtmlXQ record that starts at the reading place, if one does: text of
+    /// two formats in one file (records copied from web pages among PGN games) is read record by
+    /// record, each in its own format. A record is [`RECORD_OPEN`] to [`RECORD_CLOSE`] (or, not
+    /// closed, to the end of the fields after its opening), or fields one after another without
+    /// them ([`dhtmlxq::field_run_len`]).
+    fn dhtmlxq_record(&mut self) -> Option<usize> {
+        let rest = self.rest();
+        let Some(after) = rest.strip_prefix(RECORD_OPEN) else {
+            let (len, looked) = dhtmlxq::field_run_len(rest);
+            self.look(self.pos + looked);
+            return (len > 0).then_some(len);
+        };
+        let body = self.pos + RECORD_OPEN.len();
+        if let Some(close) = self.record_close(body) {
+            self.look(close + RECORD_CLOSE.len() - 1);
+            return Some(close + RECORD_CLOSE.len() - self.pos);
+        }
+        if self.end == self.text.len() {
+            // The closing might be in text not read yet.
+            self.look(self.end);
+        }
+        let fields = after.trim_start();
+        let (len, _) = dhtmlxq::field_run_len(fields);
+        (len > 0).then_some(rest.len() - fields.len() + len)
+    }
+
+    /// Where the first [`RECORD_CLOSE`] from byte `from` on stands in the window. The last search
+    /// is remembered, so that text full of records never closed is searched once, not once for
+    /// each.
+    fn record_close(&mut self, from: usize) -> Option<usize> {
+        let mut search_from = from;
+        if let Some((searched_from, searched_to, found)) = self.record_close
+            && from >= searched_from
+        {
+            match found {
+                Some(at) if at >= from => {
+                    return (at + RECORD_CLOSE.len() <= self.end).then_some(at);
+                }
+                None if self.end <= searched_to => return None,
+                // Only the text after the last search is new.
+                None => search_from = from.max(searched_to.saturating_sub(RECORD_CLOSE.len())),
+                Some(_) => {}
+            }
+        }
+        let window = self
+            .text
+            .as_bytes()
+            .get(search_from..self.end)
+            .unwrap_or_default();
+        let found = memchr::memmem::find(window, RECORD_CLOSE.as_bytes()).map(|i| search_from + i);
+        self.record_close = Some((from, self.end, found));
+        found
+    }
+
+    /// Reads the DhtmlXQ record at the reading place (which starts with `[DhtmlXQ`) as the next
+    /// game, if one stands there. (Kept out of the way of reading PGN games, which is the hot
+    /// path.)
+    #[cold]
+    #[inline(never)]
+    fn read_dhtmlxq_record(&mut self) -> Option<Result<Game, ReadError>> {
+        let len = self.dhtmlxq_record()?;
+        let (start, line) = (self.pos, self.line);
+        let record = &self.text[start..start + len];
+        self.advance(len);
+        let read = dhtmlxq::read_one(record, start, line).map(|mut game| {
+            game.line = Some(line);
+            game.replacement_free = memchr::memmem::find(record.as_bytes(), REPLACEMENT).is_none();
+            game
+        });
+        Some(read.map_err(|e| e.in_game(self.game)))
     }
 
     /// Reads the tag section of `game` (none when the text does not start with `[`).
@@ -934,6 +1019,83 @@ mod tests {
         // A game with tags and no moves stays a game.
         let games = read("[Event \"x\"]\n\n*\n[Event \"y\"]\n1. h2e2 *\n");
         assert_eq!(games.len(), 2);
+    }
+
+    /// DhtmlXQ records among PGN games are games of their own, read as the DhtmlXQ reader
+    /// reads them: wrapped in `[DhtmlXQ]` … `[/DhtmlXQ]` or not, closed or cut short, before,
+    /// between and after games; one inside a comment stays the comment's.
+    #[test]
+    fn dhtmlxq_records_among_games_are_games() {
+        let fields = "[DhtmlXQ_red]A[/DhtmlXQ_red]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]";
+        let wrapped = format!("[DhtmlXQ]\n{fields}\n[/DhtmlXQ]");
+        let cut_short = format!("[DhtmlXQ]\n{fields}\n");
+        let pgn = "[Event \"x\"]\n\n1. h2e2 h9g7 *\n";
+        let as_dhtmlxq = dhtmlxq::read_dhtmlxq(&wrapped).remove(0).unwrap();
+        assert_eq!(as_dhtmlxq.moves.len(), 2);
+        for record in [wrapped.as_str(), fields, cut_short.as_str()] {
+            let text = format!("{record}\n{pgn}\n{record}\n\n{pgn}{record}");
+            let games: Vec<Game> = read(&text).into_iter().map(Result::unwrap).collect();
+            assert_eq!(games.len(), 5, "{text}");
+            for (i, game) in games.iter().enumerate() {
+                if i % 2 == 0 {
+                    let start = text.match_indices(record).nth(i / 2).unwrap().0;
+                    let line = 1 + text[..start].matches('\n').count() as u32;
+                    let placed = dhtmlxq::read_one(record, start, line).unwrap();
+                    assert_eq!(game.moves, placed.moves, "{i}: {text}");
+                    assert_eq!(game.tags, as_dhtmlxq.tags);
+                    assert_eq!(game.line, Some(line));
+                } else {
+                    assert_eq!(texts(&game.moves), ["h2e2", "h9g7"]);
+                }
+            }
+        }
+        // In a comment, a record is words.
+        let games = read(&format!(
+            "{pgn}\n[Event \"y\"]\n\n1. h2e2 {{{wrapped}}} h9g7 *\n"
+        ));
+        assert_eq!(games.len(), 2);
+        let commented = games[1].as_ref().unwrap();
+        assert_eq!(texts(&commented.moves), ["h2e2", "h9g7"]);
+        assert!(
+            commented.moves[0]
+                .comment
+                .as_deref()
+                .unwrap()
+                .contains("DhtmlXQ_red")
+        );
+        // No field: a tag named DhtmlXQ, as before; a field not closed on its line likewise.
+        for text in [
+            "[DhtmlXQ]\n1. h2e2 *\n",
+            "[DhtmlXQ_red]A\n[/DhtmlXQ_red]\n1. h2e2 *\n",
+        ] {
+            let game = read(text).remove(0).unwrap();
+            assert_eq!(texts(&game.moves), ["h2e2"], "{text}");
+        }
+        // A record's error is the game's, and reading goes on after the record.
+        let bad = "[DhtmlXQ]\n[DhtmlXQ_binit]0919[/DhtmlXQ_binit]\n[/DhtmlXQ]\n";
+        let games = read(&format!("{pgn}{bad}{pgn}"));
+        assert_eq!(games.len(), 3);
+        let err = games[1].as_ref().unwrap_err();
+        assert_eq!(err.game, Some(1));
+        assert!(games[2].is_ok());
+    }
+
+    /// Text full of `[DhtmlXQ]` never closed is searched for a closing once, not once for each
+    /// (which took time in the square of the text's length): each search is counted.
+    #[test]
+    fn unclosed_records_are_searched_once() {
+        let text = "[DhtmlXQ]\n[DhtmlXQ_red]A[/DhtmlXQ_red]\n1.\n".repeat(2000);
+        let mut reader = PgnReader::new(&text);
+        let mut games = 0;
+        while let Step::Game(_) = reader.step(true) {
+            games += 1;
+        }
+        assert!(games >= 2000);
+        // The one search made, from the first record's opening to the end, answered the rest.
+        assert_eq!(
+            reader.record_close,
+            Some((RECORD_OPEN.len(), text.len(), None))
+        );
     }
 
     #[test]

@@ -953,6 +953,47 @@ mod tests {
         }
     }
 
+    /// DhtmlXQ records among PGN games (closed, bare, cut short) are read streamed and in pieces
+    /// as whole, whatever the sizes; and a large file that starts with PGN loses none of them.
+    #[test]
+    fn dhtmlxq_records_among_games_stream_as_whole() {
+        let fields =
+            "[DhtmlXQ_red]甲[/DhtmlXQ_red]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n";
+        let mut text = pgn(3);
+        for record in [
+            format!("[DhtmlXQ]\n{fields}[/DhtmlXQ]\n\n"),
+            format!("{fields}\n"),
+            format!("[DhtmlXQ]\n{fields}\n"),
+        ] {
+            text.push_str(&record);
+            text.push_str(&pgn(2));
+        }
+        in_each_encoding_every_way_is_whole(&text, |whole| {
+            assert_eq!(whole.len(), 12);
+            let records = whole
+                .iter()
+                .map(|g| g.as_ref().unwrap())
+                .filter(|g| g.tag("Red") == Some("甲"))
+                .count();
+            assert_eq!(records, 3);
+        });
+    }
+
+    /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the
+    /// games read whole first.
+    fn in_each_encoding_every_way_is_whole(text: &str, check: impl Fn(&[Result<Game, ReadError>])) {
+        for encoding in [Encoding::Utf8, Encoding::Gbk] {
+            let bytes = encoding::encode(text, encoding).into_owned();
+            let options = ReadOptions {
+                encoding: Some(encoding),
+                format: Some(Format::Pgn),
+            };
+            let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+            check(&whole);
+            every_way_is_whole(&bytes, options, &whole);
+        }
+    }
+
     #[test]
     fn pieces_place_moves_and_start_positions_as_reading_whole_does() {
         // As the pgn_stream fuzzer checks: whole games equal, with the file offsets of their
@@ -960,16 +1001,9 @@ mod tests {
         let mut text = pgn(40);
         text.push_str("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/车NBAKABNR w\"]\n\n1. 炮二平五 (1. 炮二进九) 马８进７\n2. 马二进四 *\n\n");
         text.push_str(&pgn(3));
-        for encoding in [Encoding::Utf8, Encoding::Gbk] {
-            let bytes = encoding::encode(&text, encoding).into_owned();
-            let options = ReadOptions {
-                encoding: Some(encoding),
-                format: Some(Format::Pgn),
-            };
-            let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+        in_each_encoding_every_way_is_whole(&text, |whole| {
             assert!(whole.iter().flatten().any(|g| g.fen_offset.is_some()));
-            every_way_is_whole(&bytes, options, &whole);
-        }
+        });
     }
 
     #[test]
