@@ -8,7 +8,7 @@
 //! branch B. `||` is a line break, `\uXXXX` an escaped character. The side to move is the first
 //! move's.
 
-use std::ops::Range;
+use std::{collections::HashMap, ops::Range};
 
 use xq_core::{Board, Color, File, Move, Piece, Rank, Square};
 
@@ -99,7 +99,7 @@ pub(crate) fn field_spans(text: &str) -> impl Iterator<Item = (&str, Range<usize
     const OPEN: &str = "[DhtmlXQ_";
     const CLOSE: &str = "[/DhtmlXQ_";
     // Each name's closings, in order, and how many of them lie behind the reading.
-    let mut closings: std::collections::HashMap<&str, (Vec<usize>, usize)> = Default::default();
+    let mut closings: HashMap<&str, (Vec<usize>, usize)> = Default::default();
     for (at, _) in text.match_indices(CLOSE) {
         if let Some(name) = field_name_at(&text[at + CLOSE.len()..]) {
             closings.entry(name).or_default().0.push(at);
@@ -138,14 +138,17 @@ pub(crate) fn field_spans(text: &str) -> impl Iterator<Item = (&str, Range<usize
 pub(crate) const RECORD_OPEN: &str = "[DhtmlXQ]";
 pub(crate) const RECORD_CLOSE: &str = "[/DhtmlXQ]";
 
-/// The fields one after another at the start of `text`, as a record written among other text
-/// (PGN games) without [`RECORD_OPEN`] … [`RECORD_CLOSE`] around it, or cut short before its
-/// closing, has them: `[DhtmlXQ_name]value[/DhtmlXQ_name]` each closed on the line it opens on,
-/// only spaces between them, and a [`RECORD_CLOSE`] after them if one follows. Their length (0
-/// if `text` starts with none), and how far into `text` was looked to tell (its length when the
-/// end of `text` was reached: more text might have held more fields).
+/// The fields one after another at the start of `text`, as a record among other text (PGN
+/// games) has them after its [`RECORD_OPEN`], or without one: `[DhtmlXQ_name]value[/DhtmlXQ_name]`,
+/// each value running to its own closing with no other DhtmlXQ marker in it, only spaces between
+/// them, and the [`RECORD_CLOSE`] after them if one follows (a record not closed, or written
+/// without them, ends with its last field). Their length (0 if `text` starts with none), and how
+/// far into `text` was looked to tell (its length when the end of `text` was reached: more text
+/// might have held more). Each byte is looked at a bounded number of times: a value is searched
+/// only to the next marker.
 pub(crate) fn field_run_len(text: &str) -> (usize, usize) {
     const OPEN: &str = "[DhtmlXQ_";
+    const CLOSE: &str = "[/DhtmlXQ_";
     let (mut len, mut at) = (0, 0);
     loop {
         let rest = &text[at..];
@@ -156,21 +159,35 @@ pub(crate) fn field_run_len(text: &str) -> (usize, usize) {
             // (Looked at as many bytes as the longest marker has.)
             return (len, (at + RECORD_CLOSE.len()).min(text.len()));
         };
-        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
-        let closed = field_name_at(after).and_then(|name| {
-            let value = OPEN.len() + name.len() + 1;
-            let close = format!("[/DhtmlXQ_{name}]");
-            line.get(value..)?
-                .find(&close)
-                .map(|i| value + i + close.len())
-        });
-        let Some(field_len) = closed else {
-            return (len, at + line.len());
+        let looked_at_name = (at + OPEN.len() + name_len(after) + 1).min(text.len());
+        let Some(name) = field_name_at(after) else {
+            return (len, looked_at_name);
         };
-        len = at + field_len;
+        let value = at + OPEN.len() + name.len() + 1;
+        let Some(marker) = next_marker(&text[value..]).map(|i| value + i) else {
+            return (len, text.len());
+        };
+        let closing = text[marker..]
+            .strip_prefix(CLOSE)
+            .and_then(field_name_at)
+            .filter(|closed| *closed == name);
+        if closing.is_none() {
+            return (len, (marker + CLOSE.len() + name.len() + 1).min(text.len()));
+        }
+        len = marker + CLOSE.len() + name.len() + 1;
         let after_field = &text[len..];
         at = len + (after_field.len() - after_field.trim_start().len());
     }
+}
+
+/// Where the first DhtmlXQ marker (`[DhtmlXQ…` or `[/DhtmlXQ…`) of `text` starts.
+fn next_marker(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(bytes, b"DhtmlXQ").find_map(|i| match bytes.get(..i) {
+        Some([.., b'[']) => Some(i - 1),
+        Some([.., b'[', b'/']) => Some(i - 2),
+        _ => None,
+    })
 }
 
 /// The fields of a text ([`field_spans`]): name, value, where the value starts.
@@ -263,6 +280,9 @@ fn moves_of(value: &str, at: usize, text: &str, line: u32) -> Result<Vec<Written
             digits[short].0,
         ));
     }
+    // The line each move starts on, counted on from the last move's (counting from the text's
+    // start for each move took time in the square of the list's length).
+    let (mut counted, mut counted_line) = (at, line + newlines(text.get(..at).unwrap_or("")));
     digits
         .chunks(4)
         .map(|group| {
@@ -271,10 +291,12 @@ fn moves_of(value: &str, at: usize, text: &str, line: u32) -> Result<Vec<Written
             match (square(d[0], d[1]), square(d[2], d[3])) {
                 (Some(from), Some(to)) => {
                     let start = at + group[0].0;
+                    counted_line += newlines(text.get(counted..start).unwrap_or(""));
+                    counted = start;
                     Ok(Written {
                         m: Move::new(from, to),
                         at: start,
-                        line: line + newlines(text.get(..start).unwrap_or("")),
+                        line: counted_line,
                         digits: written,
                     })
                 }
@@ -320,7 +342,12 @@ fn newlines(text: &str) -> u32 {
 /// Reads the record `text`, which starts at byte `base` and line `line` of the text read.
 pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
     let fields = fields(text);
-    let field = |name: &str| fields.iter().find(|(k, _, _)| k == name);
+    // Each name's first field, found at once (a record may have a field for every move).
+    let mut first: HashMap<&str, usize> = HashMap::with_capacity(fields.len());
+    for (i, (name, _, _)) in fields.iter().enumerate() {
+        first.entry(name.as_str()).or_insert(i);
+    }
+    let field = |name: &str| first.get(name).map(|&i| &fields[i]);
     let get = |name: &str| field(name).map(|(_, v, _)| v.as_str());
     let mut game = Game::default();
     for (name, value, _) in &fields {
@@ -395,20 +422,21 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
         game.set_start(board, turn);
     }
 
-    // Branches: id → (parent id, first step, moves).
-    let mut branches: Vec<(usize, usize, usize, Vec<Written>)> = Vec::new();
+    // Branches: each defined by its first field (a branch with two parents would be built for
+    // each, and a tree of such branches grew exponentially).
+    let mut branches = Branches::default();
+    let mut defined = std::collections::HashSet::from([0]);
     for (name, value, at) in &fields {
         let Some(spec) = name.strip_prefix("move_") else {
             continue;
         };
         let parts: Vec<usize> = spec.split('_').filter_map(|p| p.parse().ok()).collect();
-        if let [parent, step, id] = parts[..] {
-            branches.push((
-                id,
-                parent,
-                step,
-                moves_of(value, *at, text, line).map_err(shifted)?,
-            ));
+        if let [parent, step, id] = parts[..]
+            && parent != id
+            && defined.insert(id)
+        {
+            let moves = moves_of(value, *at, text, line).map_err(shifted)?;
+            branches.add(id, parent, step, moves);
         }
     }
     let comment_of = |branch: usize, step: usize| -> Option<String> {
@@ -429,12 +457,32 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
     Ok(game)
 }
 
+/// A branch: its id and its moves.
+type Branch = (usize, Vec<Written>);
+
+/// The branches of a record, found by where they leave their parent.
+#[derive(Default)]
+struct Branches {
+    /// For a branch's id and a step of it, the branches leaving it there, in the record's order.
+    leaving: HashMap<(usize, usize), Vec<Branch>>,
+}
+
+impl Branches {
+    /// Branch `id`, whose first move replaces move `step` of branch `parent`.
+    fn add(&mut self, id: usize, parent: usize, step: usize, moves: Vec<Written>) {
+        self.leaving
+            .entry((parent, step))
+            .or_default()
+            .push((id, moves));
+    }
+}
+
 /// The nodes of branch `id`, whose first move is step `first`, with the branches leaving it.
 fn build(
     id: usize,
     first: usize,
     moves: &[Written],
-    branches: &[(usize, usize, usize, Vec<Written>)],
+    branches: &Branches,
     comment_of: &dyn Fn(usize, usize) -> Option<String>,
     depth: usize,
 ) -> Result<Vec<Node>, ReadError> {
@@ -452,17 +500,15 @@ fn build(
         node.source_offset = Some(w.at);
         node.source_line = Some(w.line);
         node.comment = comment_of(id, step);
-        for (child, parent, at, child_moves) in branches {
-            if *parent == id && *at == step && *child != id {
-                node.variations.push(build(
-                    *child,
-                    step,
-                    child_moves,
-                    branches,
-                    comment_of,
-                    depth + 1,
-                )?);
-            }
+        for (child, child_moves) in branches.leaving.get(&(id, step)).into_iter().flatten() {
+            node.variations.push(build(
+                *child,
+                step,
+                child_moves,
+                branches,
+                comment_of,
+                depth + 1,
+            )?);
         }
         line.push(node);
     }
@@ -636,6 +682,36 @@ mod tests {
 
     /// The fields of random texts of openings, closings and words are what looking for each
     /// opening's closing afresh finds.
+    /// A branch is defined once, by its first field: a branch with two parents (or a second
+    /// field for one) is built once, not once for each (forty layers of such branches made a
+    /// tree of 2^40 moves); a branch leaving itself is none. Moves on later lines of a move list
+    /// are on those lines.
+    #[test]
+    fn each_branch_is_built_once() {
+        let mut text = String::from("[DhtmlXQ]\n[DhtmlXQ_movelist]7747\n7062[/DhtmlXQ_movelist]\n");
+        text.push_str("[DhtmlXQ_move_0_1_1]7242[/DhtmlXQ_move_0_1_1]\n");
+        text.push_str("[DhtmlXQ_move_0_1_2]1242[/DhtmlXQ_move_0_1_2]\n");
+        for k in 0..40 {
+            let (a, b, c, d) = (2 * k + 1, 2 * k + 2, 2 * k + 3, 2 * k + 4);
+            for (parent, child) in [(a, c), (a, d), (b, c), (b, d)] {
+                text.push_str(&format!(
+                    "[DhtmlXQ_move_{parent}_1_{child}]7242[/DhtmlXQ_move_{parent}_1_{child}]\n"
+                ));
+            }
+        }
+        text.push_str("[DhtmlXQ_move_90_1_90]7242[/DhtmlXQ_move_90_1_90]\n[/DhtmlXQ]\n");
+        let game = read_dhtmlxq(&text).remove(0).unwrap();
+        fn count(line: &[Node]) -> usize {
+            line.iter()
+                .map(|n| 1 + n.variations.iter().map(|v| count(v)).sum::<usize>())
+                .sum()
+        }
+        // The main line's two moves and branches 1 to 82, one move each.
+        assert_eq!(count(&game.moves), 2 + 82);
+        let lines: Vec<_> = game.moves.iter().map(|n| n.source_line).collect();
+        assert_eq!(lines, [Some(2), Some(3)]);
+    }
+
     #[test]
     fn fields_are_found_as_by_looking_for_each_closing() {
         fn afresh(text: &str) -> Vec<(String, String, usize)> {

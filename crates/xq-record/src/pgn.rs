@@ -14,7 +14,7 @@
 //! Chinese, WXF or ICCS, comments and variations kept.
 
 use crate::{
-    dhtmlxq::{self, RECORD_CLOSE, RECORD_OPEN},
+    dhtmlxq::{self, RECORD_OPEN},
     encoding::Encoding,
     error::{ReadError, ReadErrorKind},
     game::{Game, Node},
@@ -76,8 +76,6 @@ pub struct PgnReader<'a> {
     /// Whether the text starts at the start of a line of its file.
     line_start: bool,
     max_game: usize,
-    /// The last search for a [`RECORD_CLOSE`]: from where, to where, and where one was found.
-    record_close: Option<(usize, usize, Option<usize>)>,
 }
 
 impl<'a> PgnReader<'a> {
@@ -117,7 +115,6 @@ impl<'a> PgnReader<'a> {
             skip,
             line_start,
             max_game: max_game.max(1),
-            record_close: None,
         }
     }
 
@@ -423,7 +420,7 @@ impl<'a> PgnReader<'a> {
             if ended.is_ok()
                 && comments_only
                 && self.peek() == Some('[')
-                && !self.rest().starts_with("[DhtmlXQ")
+                && !(self.rest().starts_with("[DhtmlXQ") && self.dhtmlxq_record().is_some())
             {
                 continue;
             }
@@ -446,56 +443,17 @@ impl<'a> PgnReader<'a> {
 
     /// The length of the DhtmlXQ record that starts at the reading place, if one does: text of
     /// two formats in one file (records copied from web pages among PGN games) is read record by
-    /// record, each in its own format. A record is [`RECORD_OPEN`] to [`RECORD_CLOSE`] (or, not
-    /// closed, to the end of the fields after its opening), or fields one after another without
-    /// them ([`dhtmlxq::field_run_len`]).
+    /// record, each in its own format. A record is its fields one after another, after a
+    /// [`RECORD_OPEN`] or not, up to the [`RECORD_CLOSE`](dhtmlxq::RECORD_CLOSE) after them if one follows
+    /// ([`dhtmlxq::field_run_len`]). One that does not end within the game's window is too large,
+    /// as a PGN game is.
     fn dhtmlxq_record(&mut self) -> Option<usize> {
         let rest = self.rest();
-        let Some(after) = rest.strip_prefix(RECORD_OPEN) else {
-            let (len, looked) = dhtmlxq::field_run_len(rest);
-            self.look(self.pos + looked);
-            return (len > 0).then_some(len);
-        };
-        let body = self.pos + RECORD_OPEN.len();
-        if let Some(close) = self.record_close(body) {
-            self.look(close + RECORD_CLOSE.len() - 1);
-            return Some(close + RECORD_CLOSE.len() - self.pos);
-        }
-        if self.end == self.text.len() {
-            // The closing might be in text not read yet.
-            self.look(self.end);
-        }
-        let fields = after.trim_start();
-        let (len, _) = dhtmlxq::field_run_len(fields);
-        (len > 0).then_some(rest.len() - fields.len() + len)
-    }
-
-    /// Where the first [`RECORD_CLOSE`] from byte `from` on stands in the window. The last search
-    /// is remembered, so that text full of records never closed is searched once, not once for
-    /// each.
-    fn record_close(&mut self, from: usize) -> Option<usize> {
-        let mut search_from = from;
-        if let Some((searched_from, searched_to, found)) = self.record_close
-            && from >= searched_from
-        {
-            match found {
-                Some(at) if at >= from => {
-                    return (at + RECORD_CLOSE.len() <= self.end).then_some(at);
-                }
-                None if self.end <= searched_to => return None,
-                // Only the text after the last search is new.
-                None => search_from = from.max(searched_to.saturating_sub(RECORD_CLOSE.len())),
-                Some(_) => {}
-            }
-        }
-        let window = self
-            .text
-            .as_bytes()
-            .get(search_from..self.end)
-            .unwrap_or_default();
-        let found = memchr::memmem::find(window, RECORD_CLOSE.as_bytes()).map(|i| search_from + i);
-        self.record_close = Some((from, self.end, found));
-        found
+        let fields = rest.strip_prefix(RECORD_OPEN).map_or(rest, str::trim_start);
+        let opening = rest.len() - fields.len();
+        let (len, looked) = dhtmlxq::field_run_len(fields);
+        self.look(self.pos + opening + looked);
+        (len > 0).then_some(opening + len)
     }
 
     /// Reads the DhtmlXQ record at the reading place (which starts with `[DhtmlXQ`) as the next
@@ -1049,6 +1007,20 @@ mod tests {
                 }
             }
         }
+        // A record not closed ends with its fields: the game and the record after it are read.
+        let text = format!("{cut_short}\n{pgn}\n{wrapped}\n");
+        let games: Vec<Game> = read(&text).into_iter().map(Result::unwrap).collect();
+        assert_eq!(games.len(), 3);
+        assert_eq!(texts(&games[1].moves), ["h2e2", "h9g7"]);
+        assert_eq!(games[2].moves.len(), 2);
+        // A comment heading a file opens the game after it, whose first tag is named like a
+        // field but is a tag.
+        let games = read("{Exported}\n[DhtmlXQ_ver \"www_dpxq_com\"]\n[Event \"x\"]\n1. h2e2 *\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(
+            games[0].as_ref().unwrap().comment.as_deref(),
+            Some("Exported")
+        );
         // In a comment, a record is words.
         let games = read(&format!(
             "{pgn}\n[Event \"y\"]\n\n1. h2e2 {{{wrapped}}} h9g7 *\n"
@@ -1063,11 +1035,8 @@ mod tests {
                 .unwrap()
                 .contains("DhtmlXQ_red")
         );
-        // No field: a tag named DhtmlXQ, as before; a field not closed on its line likewise.
-        for text in [
-            "[DhtmlXQ]\n1. h2e2 *\n",
-            "[DhtmlXQ_red]A\n[/DhtmlXQ_red]\n1. h2e2 *\n",
-        ] {
+        // No field: a tag named DhtmlXQ, as before; a field never closed likewise.
+        for text in ["[DhtmlXQ]\n1. h2e2 *\n", "[DhtmlXQ_red]A\n1. h2e2 *\n"] {
             let game = read(text).remove(0).unwrap();
             assert_eq!(texts(&game.moves), ["h2e2"], "{text}");
         }
@@ -1078,24 +1047,6 @@ mod tests {
         let err = games[1].as_ref().unwrap_err();
         assert_eq!(err.game, Some(1));
         assert!(games[2].is_ok());
-    }
-
-    /// Text full of `[DhtmlXQ]` never closed is searched for a closing once, not once for each
-    /// (which took time in the square of the text's length): each search is counted.
-    #[test]
-    fn unclosed_records_are_searched_once() {
-        let text = "[DhtmlXQ]\n[DhtmlXQ_red]A[/DhtmlXQ_red]\n1.\n".repeat(2000);
-        let mut reader = PgnReader::new(&text);
-        let mut games = 0;
-        while let Step::Game(_) = reader.step(true) {
-            games += 1;
-        }
-        assert!(games >= 2000);
-        // The one search made, from the first record's opening to the end, answered the rest.
-        assert_eq!(
-            reader.record_close,
-            Some((RECORD_OPEN.len(), text.len(), None))
-        );
     }
 
     #[test]

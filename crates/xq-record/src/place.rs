@@ -148,6 +148,19 @@ impl Place<'_> {
             shift_moves(line, self.base);
             return;
         }
+        // (A line without variations is in order: a line's moves are written in order.)
+        if line.iter().any(|node| !node.variations.is_empty()) && !in_order(line, &mut 0) {
+            // Moves written out of that order (a DhtmlXQ record lists each branch after the
+            // main line) are placed in the order of the text, each counted on from the last:
+            // going back counts again from the text's start.
+            let mut places = Vec::new();
+            gather_places(line, &mut places);
+            places.sort_unstable_by_key(|place| **place);
+            for place in places {
+                *place = self.offset(text, *place, encoding);
+            }
+            return;
+        }
         for node in line {
             if let Some(pos) = node.source_offset {
                 node.source_offset = Some(self.offset(text, pos, encoding));
@@ -155,6 +168,33 @@ impl Place<'_> {
             for variation in &mut node.variations {
                 self.locate_moves(variation, text, encoding);
             }
+        }
+    }
+}
+
+/// Whether the moves of `line`, in the order [`Place::locate_moves`] walks them, stand in the
+/// text in that order, each at or after `last` (then left at the last one's place).
+fn in_order(line: &[Node], last: &mut usize) -> bool {
+    for node in line {
+        if let Some(pos) = node.source_offset {
+            if pos < *last {
+                return false;
+            }
+            *last = pos;
+        }
+        if !node.variations.is_empty() && !node.variations.iter().all(|v| in_order(v, last)) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The places of the moves of `line`, its variations' included.
+fn gather_places<'n>(line: &'n mut [Node], places: &mut Vec<&'n mut usize>) {
+    for node in line {
+        places.extend(node.source_offset.as_mut());
+        for variation in &mut node.variations {
+            gather_places(variation, places);
         }
     }
 }

@@ -957,8 +957,8 @@ mod tests {
     /// as whole, whatever the sizes; and a large file that starts with PGN loses none of them.
     #[test]
     fn dhtmlxq_records_among_games_stream_as_whole() {
-        let fields =
-            "[DhtmlXQ_red]甲[/DhtmlXQ_red]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n";
+        let fields = "[DhtmlXQ_red]甲[/DhtmlXQ_red]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n\
+                      [DhtmlXQ_comment1]炮[/DhtmlXQ_comment1]\n[DhtmlXQ_move_0_1_1]1242[/DhtmlXQ_move_0_1_1]\n";
         let mut text = pgn(3);
         for record in [
             format!("[DhtmlXQ]\n{fields}[/DhtmlXQ]\n\n"),
@@ -977,6 +977,27 @@ mod tests {
                 .count();
             assert_eq!(records, 3);
         });
+        // Each move of a record, its branch's after the main line's, is placed at its digits in
+        // the file: in GBK, where places are counted.
+        let bytes = encoding::encode(&text, Encoding::Gbk).into_owned();
+        let games = format::read(&bytes, Some("pgn"), ReadOptions::default())
+            .unwrap()
+            .games;
+        let mut placed = 0;
+        for game in games.iter().map(|g| g.as_ref().unwrap()) {
+            let mut lines = vec![game.moves.as_slice()];
+            while let Some(line) = lines.pop() {
+                for node in line {
+                    if let Some(digits) = node.written() {
+                        let at = node.source_offset.unwrap();
+                        assert_eq!(&bytes[at..at + 4], digits.as_bytes());
+                        placed += 1;
+                    }
+                    lines.extend(node.variations.iter().map(Vec::as_slice));
+                }
+            }
+        }
+        assert_eq!(placed, 3 * 3);
     }
 
     /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the
