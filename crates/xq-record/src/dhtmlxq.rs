@@ -16,7 +16,7 @@ use crate::{
     error::{ReadError, ReadErrorKind},
     game::{Game, Node, Outcome},
     pgn::MAX_DEPTH,
-    slots::{ROLES, homeless_words, slots},
+    slots::{ROLES, homeless_words, slots, unplayable_start},
 };
 
 /// DhtmlXQ fields that have a PGN or XQF counterpart, and the tags they become (both ways).
@@ -547,8 +547,10 @@ pub(crate) fn dhtmlxq_losses(game: &Game) -> Vec<String> {
             lost.join(", ")
         ));
     }
-    if let Ok((pos, _)) = crate::replay::start_position(game) {
-        said.extend(homeless_words(slots(&pos).1, "DhtmlXQ"));
+    match crate::replay::start_position(game) {
+        Ok((pos, _)) => said.extend(homeless_words(slots(&pos).1, "DhtmlXQ")),
+        // (Its FEN is kept in the `fen` field; `binit` cannot hold it.)
+        Err(bad) => said.push(unplayable_start(&bad, "DhtmlXQ's binit")),
     }
     said
 }

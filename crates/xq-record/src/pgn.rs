@@ -5,8 +5,9 @@
 //! tag is not needed: every token is read by the notation reader), move numbers (`1.`, `3...`,
 //! `1.炮二平五` without a space, black continuation lines `3. ... 马８进７`), `{}` and `;` comments,
 //! `( )` variations as a tree (nested up to [`MAX_DEPTH`] levels), `$n` annotations and `!?`
-//! marks (dropped), and a result token (`1-0`, `0-1`, `1/2-1/2`, `*`). Anything after the result
-//! up to the next line starting with `[` (xqbase's advert trailer) is skipped. Whitespace includes
+//! marks (dropped), and a result token (`1-0`, `0-1`, `1/2-1/2`, `*`). Moves after a result start
+//! another game, with or without tags; text after a result without a word in move syntax, up to
+//! the next line starting with `[` (xqbase's advert trailer), is skipped. Whitespace includes
 //! the full-width space; a byte-order mark and CRLF are fine.
 //!
 //! # Writing
@@ -20,6 +21,11 @@ use crate::{
     game::{Game, Node},
     place::{Place, newlines},
 };
+
+/// How much of each line after a game's result is looked at for a move (that starts a game
+/// written on without tags): a longer line without one in its start is words, passed over to the
+/// next tag line.
+const MOVE_LINE_SCAN: usize = 16 << 10;
 
 /// How deep variations may nest.
 pub const MAX_DEPTH: usize = 256;
@@ -47,6 +53,10 @@ pub(crate) enum Skip {
     /// To the next line starting (after spaces) with `[`; whether only spaces were passed since
     /// the last line end, when resuming (else told from the place).
     ToTags(Option<bool>),
+    /// After a game's result: lines without a move (outside comments) are passed over, up to a
+    /// tag line or a line with a move, where the next game starts (one written without tags);
+    /// whether a `{` comment is open.
+    AfterResult { in_comment: bool },
 }
 
 /// One step of reading a piece of text that may continue (see [`PgnReader::step`]).
@@ -246,12 +256,17 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Does what `self.skip` says, over the whole text; whether it is done (else the text ended
-    /// first, and `self.skip` says what is left).
-    fn do_skip(&mut self) -> bool {
+    /// first, and `self.skip` says what is left; `complete` if the text is the file's rest).
+    fn do_skip(&mut self, complete: bool) -> bool {
         self.end = self.text.len();
         loop {
             match self.skip {
                 Skip::None => return true,
+                Skip::AfterResult { in_comment } => {
+                    if !self.pass_after_result(in_comment, complete) {
+                        return false;
+                    }
+                }
                 Skip::ToGame => {
                     // Already at the next game's tags (an error found where the movetext ended)?
                     let at_tags = self.at_line_start() && self.peek() == Some('[');
@@ -278,12 +293,13 @@ impl<'a> PgnReader<'a> {
     /// rest (else a game whose reading reached the piece's end is left for the next piece).
     pub(crate) fn step(&mut self, complete: bool) -> Step {
         let len = self.text.len();
-        if !self.do_skip() {
+        if !self.do_skip(complete) {
             return if complete {
                 Step::Done
             } else {
+                // (From the start of a line after a result that may go on.)
                 Step::More {
-                    from: len,
+                    from: self.pos.min(len),
                     skip: self.skip,
                 }
             };
@@ -608,7 +624,7 @@ impl<'a> PgnReader<'a> {
                         if game.tag("Result").is_none() {
                             game.set_tag("Result", result);
                         }
-                        self.skip = Skip::ToTags(None);
+                        self.skip = Skip::AfterResult { in_comment: false };
                         break;
                     }
                     let Some(mv) = strip_move_number(token) else {
@@ -669,6 +685,73 @@ impl<'a> PgnReader<'a> {
             append(&mut game.comment, comment);
         }
         Ok(())
+    }
+
+    /// Passes over the lines after a game's result (the rest of the result's line first) that
+    /// hold no word in move syntax outside comments (xqbase's advert trailer, a signature), up
+    /// to a tag line or a line with a move: a game written on without tags (or moves written on
+    /// after a result) is read, not skipped. Whether that place was found (`self.skip` says what
+    /// is left when the text ended first; a line the text may not hold whole is left unread).
+    /// Only a line's first [`MOVE_LINE_SCAN`] bytes are looked at for a move.
+    fn pass_after_result(&mut self, mut in_comment: bool, complete: bool) -> bool {
+        let is_move = |word: &str| {
+            strip_move_number(word).is_some_and(|w| !w.is_empty() && xq_notation::parse(w).is_ok())
+        };
+        loop {
+            let rest = &self.text[self.pos..];
+            let line = match rest.find('\n') {
+                Some(i) => &rest[..=i],
+                None if complete || rest.len() >= MOVE_LINE_SCAN => rest,
+                None => {
+                    self.skip = Skip::AfterResult { in_comment };
+                    return false;
+                }
+            };
+            if line.is_empty() {
+                self.skip = Skip::AfterResult { in_comment };
+                return false;
+            }
+            if !in_comment && self.at_line_start() && line.trim_start().starts_with('[') {
+                self.skip = Skip::None;
+                return true;
+            }
+            let mut scan = MOVE_LINE_SCAN.min(line.len());
+            while !line.is_char_boundary(scan) {
+                scan -= 1;
+            }
+            // The words outside comments, part by part: where the part with a move starts.
+            let (mut part, mut at) = (&line[..scan], 0);
+            let found = loop {
+                if in_comment {
+                    let Some(close) = part.find('}') else {
+                        break None;
+                    };
+                    (part, at) = (&part[close + 1..], at + close + 1);
+                    in_comment = false;
+                }
+                let end = part.find(['{', ';']).unwrap_or(part.len());
+                let mut words = part[..end]
+                    .split(|c: char| c.is_whitespace() || matches!(c, '}' | '(' | ')' | '[' | ']'));
+                if words.any(is_move) {
+                    break Some(at);
+                }
+                if part.as_bytes().get(end) != Some(&b'{') {
+                    break None;
+                }
+                (part, at, in_comment) = (&part[end + 1..], at + end + 1, true);
+            };
+            if let Some(at) = found {
+                self.advance(at);
+                self.skip = Skip::None;
+                return true;
+            }
+            if scan < line.len() {
+                // A long line of words: passed over to the next tag line, as text after an error.
+                self.skip = Skip::ToTags(Some(false));
+                return true;
+            }
+            self.advance(line.len());
+        }
     }
 
     /// A run of characters up to whitespace or a delimiter.
@@ -977,6 +1060,53 @@ mod tests {
         // A game with tags and no moves stays a game.
         let games = read("[Event \"x\"]\n\n*\n[Event \"y\"]\n1. h2e2 *\n");
         assert_eq!(games.len(), 2);
+    }
+
+    /// Moves after a result are another game, with tags or without; words that are no moves
+    /// (xqbase's advert trailer) are skipped to the next tag line.
+    #[test]
+    fn moves_after_a_result_are_another_game() {
+        let moves = |text: &str| -> Vec<Vec<String>> {
+            read(text)
+                .into_iter()
+                .map(|g| {
+                    texts(&g.unwrap().moves)
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect()
+                })
+                .collect()
+        };
+        let tagless = "1. 炮二平五 马８进７ 1-0\n\n1. 兵七进一 卒７进１ 0-1\n\n1. 马二进三 *\n";
+        assert_eq!(
+            moves(tagless),
+            [
+                vec!["炮二平五", "马８进７"],
+                vec!["兵七进一", "卒７进１"],
+                vec!["马二进三"]
+            ]
+        );
+        let tagged_then_not = "[Event \"a\"]\n\n1. h2e2 h9g7 1-0\n\n1. c3c4 0-1\n";
+        assert_eq!(moves(tagged_then_not), [vec!["h2e2", "h9g7"], vec!["c3c4"]]);
+        // On the result's own line too: the moves after it are not lost.
+        assert_eq!(
+            moves("1. h2e2 1-0 h9g7 2. h0g2 *\n"),
+            [vec!["h2e2"], vec!["h9g7", "h0g2"]]
+        );
+        let trailer = "======================\n欢迎访问象棋百科全书网\n推荐用象棋巫师观赏棋谱\nhttp://www.xqbase.com/\n";
+        let text = format!(
+            "[Event \"a\"]\n\n1. h2e2 1-0\n{trailer}\n[Event \"b\"]\n\n1. c3c4 *\n{trailer}"
+        );
+        assert_eq!(moves(&text), [vec!["h2e2"], vec!["c3c4"]]);
+        // Moves in comments after a result are words of the comment.
+        let commented = "[Event \"a\"]\n\n1. h2e2 1-0 {next: 炮二平五\n马８进７} ; h9g7\n[Event \"b\"]\n1. c3c4 *\n";
+        assert_eq!(moves(commented), [vec!["h2e2"], vec!["c3c4"]]);
+        // A line longer than is looked at for a move is words, to the next tag line.
+        let long = format!(
+            "1. h2e2 1-0\n{} h9g7\n[Event \"b\"]\n1. c3c4 *\n",
+            "word ".repeat(MOVE_LINE_SCAN)
+        );
+        assert_eq!(moves(&long), [vec!["h2e2"], vec!["c3c4"]]);
     }
 
     /// DhtmlXQ records among PGN games are games of their own, read as the DhtmlXQ reader

@@ -90,6 +90,10 @@ pub struct Replay {
     /// The coordinate moves were read as UCI's, ranks 1–10 (see [`coordinate_ranks`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub uci: bool,
+    /// They were read as UCI's only because, read as ICCS's, they replay less far: no rank 10
+    /// says so (worth a word to the person checking the game).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub uci_by_replay: bool,
 }
 
 impl Replay {
@@ -168,6 +172,7 @@ pub fn replay(game: &mut Game, reader: &mut Reader) -> Replay {
                 *game = uci;
                 report = uci_report;
                 report.uci = true;
+                report.uci_by_replay = ranks.is_none();
             }
         }
     }

@@ -47,3 +47,12 @@ pub(crate) fn homeless_words(homeless: usize, format: &str) -> Option<String> {
         )
     })
 }
+
+/// What a writer of `format`, which holds a start position as its pieces' places, says of a
+/// game whose start position cannot be played: it wrote the standard start in its place.
+pub(crate) fn unplayable_start(bad: &crate::replay::BadStart, format: &str) -> String {
+    format!(
+        "{}; {format} holds a start position as its pieces' places: the standard start was written in its place",
+        bad.message
+    )
+}

@@ -672,9 +672,10 @@ fn last_line_ends_a_game(bytes: &[u8]) -> bool {
             .any(|result| line.ends_with(result))
 }
 
-/// What the reader skips after a game that ended with its result, at a line's start: to the next
-/// tag line. A piece is read as if it came after one.
-const AFTER_RESULT: Skip = Skip::ToTags(Some(true));
+/// What the reader passes over after a game that ended with its result (outside a comment):
+/// lines without a move, to the next tag line or line with a move. A piece, which starts at a
+/// line's start, is read as if it came after one.
+const AFTER_RESULT: Skip = Skip::AfterResult { in_comment: false };
 
 /// Where the cutting of pieces is: it runs ahead of the reading of the text.
 #[derive(Debug, Default)]
@@ -998,6 +999,22 @@ mod tests {
             }
         }
         assert_eq!(placed, 3 * 3);
+    }
+
+    /// Games written on after a result without tags, and trailers of words after results, are
+    /// read streamed and in pieces as whole.
+    #[test]
+    fn games_after_results_stream_as_whole() {
+        let mut text = pgn(2);
+        for _ in 0..3 {
+            text.push_str("1. 炮二平五 马８进７ 1-0\n\n1. 兵七进一 0-1 卒７进１ *\n");
+            text.push_str("======\n欢迎访问象棋百科全书网\nhttp://www.xqbase.com/\n\n");
+            text.push_str(&pgn(1));
+        }
+        in_each_encoding_every_way_is_whole(&text, |whole| {
+            assert_eq!(whole.len(), 2 + 3 * 4);
+            assert!(whole.iter().all(Result::is_ok));
+        });
     }
 
     /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the

@@ -258,6 +258,9 @@ pub fn validate_game(
         report.warnings.push("the FEN gives the wrong side to move: the first move is the other side's, so play starts with it".to_owned());
     }
     report.warnings.extend(replayed.result_mismatch);
+    if replayed.uci_by_replay {
+        report.warnings.push("the coordinate moves are read as UCI's, ranks 1–10 (as Fairy-Stockfish writes them), because read as ICCS's, ranks 0–9, they do not replay as far; no rank 10 shows which they are".to_owned());
+    }
     if let Some(where_) = undecodable(game) {
         report.warnings.push(format!(
             "{where_} holds bytes that are not text in the file's encoding, shown as U+FFFD (\u{fffd}): give the right one with --encoding, or mend the file"

@@ -17,10 +17,10 @@
 use xq_core::{Board, Color, File, Move, Piece, Rank, Square};
 
 use crate::{
-    encoding::{Encoding, decode, encode},
+    encoding::{Encoding, decode, encode, unencodable},
     error::{ReadError, ReadErrorKind},
     game::{Game, Node, Outcome},
-    slots::{ROLES, homeless_words, slots},
+    slots::{ROLES, homeless_words, slots, unplayable_start},
     tree::{PreNode, from_preorder},
 };
 
@@ -526,8 +526,19 @@ fn fit(value: &str, max: usize) -> (Vec<u8>, bool) {
     (out, false)
 }
 
+/// The comments after the moves of `line` and its variations.
+fn comments<'g>(line: &'g [Node], texts: &mut Vec<&'g str>) {
+    for node in line {
+        texts.extend(node.comment.as_deref());
+        for variation in &node.variations {
+            comments(variation, texts);
+        }
+    }
+}
+
 /// What writing `game` as XQF drops: tags with no XQF field, tags longer than their field,
-/// comments before variation moves.
+/// comments before variation moves, text GBK cannot hold, a start position that cannot be
+/// played.
 pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     let mut lost: Vec<String> = game
         .tags
@@ -562,8 +573,26 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             })
             .sum()
     }
-    if let Ok((pos, _)) = crate::replay::start_position(game) {
-        lost.extend(homeless_words(slots(&pos).1, "XQF"));
+    match crate::replay::start_position(game) {
+        Ok((pos, _)) => lost.extend(homeless_words(slots(&pos).1, "XQF")),
+        Err(bad) => lost.push(unplayable_start(&bad, "XQF")),
+    }
+    // XQF's text is GBK: what GBK cannot hold is written as `&#…;` references.
+    let mut texts: Vec<&str> = STRINGS
+        .iter()
+        .filter_map(|(_, _, name)| game.tag(name))
+        .collect();
+    texts.extend(game.comment.as_deref());
+    comments(&game.moves, &mut texts);
+    let unheld: Vec<char> = texts
+        .iter()
+        .filter_map(|text| unencodable(text, Encoding::Gbk).map(|(_, c)| c))
+        .collect();
+    if let Some(first) = unheld.first() {
+        lost.push(format!(
+            "characters GBK (XQF's text) cannot hold, in {} tag(s) or comment(s) (the first {first:?}): written as &#…; references",
+            unheld.len()
+        ));
     }
     let n = befores(&game.moves);
     if n > 0 {
