@@ -182,6 +182,55 @@ fn a_missing_path_is_reported_and_the_rest_still_checked() {
     assert_eq!(rows[1]["ok"], true);
 }
 
+/// The CSV report has a row for each bad move, the line it is in named: a bad variation does
+/// not hide the main line's bad move, nor pass for it.
+#[test]
+fn csv_rows_for_every_bad_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("multi.pgn");
+    std::fs::write(
+        &file,
+        "1. 炮二平五 ( 1. 炮二进八 ) ( 1. 车九进一 ) 马８进７ 2. 马二进九 *\n",
+    )
+    .unwrap();
+    let run = xq(&["validate", "--format", "csv", file.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    let rows: Vec<Vec<String>> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplitn(2, ',').map(str::to_owned).collect())
+        .collect();
+    let places: Vec<(&str, &str)> = run
+        .stdout
+        .lines()
+        .skip(1)
+        .zip(&rows)
+        .map(|(line, row)| (line.split(',').nth(3).unwrap(), row[0].as_str()))
+        .collect();
+    assert_eq!(places, [("3", ""), ("1", "alternative 1 to ply 1")]);
+}
+
+/// An empty directory (a mount not there yet) holds nothing to check: no success.
+#[test]
+fn nothing_to_check_is_no_success() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    for command in ["validate", "convert"] {
+        let args: &[&str] = match command {
+            "validate" => &["validate", dir],
+            _ => &["convert", dir, "--to", "json", "-o", "-"],
+        };
+        let run = xq(args);
+        assert_eq!(run.code, 1, "{command}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("no record files found"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn encodings_are_told_or_forced() {
     let tmp = tempfile::tempdir().unwrap();

@@ -276,6 +276,9 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
         reader,
         &mut report,
     );
+    // The main line's bad move first (the walk meets a move's alternatives before the move),
+    // then the others in the record's order.
+    report.errors.sort_by_key(|e| !e.variation.is_empty());
     report.plies = end.as_ref().map_or(report.plies, |(plies, _)| *plies);
     if let Some((_, last)) = end {
         report.result_mismatch = result_mismatch(game, &last);

@@ -42,6 +42,12 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
         missing,
         skipped,
     } = inputs::collect(&args.paths, args.follow);
+    // Nothing to check (an empty directory, a mount that is not there yet) is no success.
+    if files.is_empty() && missing.is_empty() && skipped.is_empty() {
+        return Err(CliError::Invalid(
+            "no record files found in the inputs".to_owned(),
+        ));
+    }
     let mut report = Reporter::new(args.report, out, options);
     report.header()?;
     for s in &skipped {
@@ -303,7 +309,16 @@ impl<'o> Reporter<'o> {
         }
         if self.format == ReportFormat::Csv {
             let header = [
-                "file", "game", "ok", "ply", "kind", "move", "message", "fen", "line",
+                "file",
+                "game",
+                "ok",
+                "ply",
+                "kind",
+                "move",
+                "message",
+                "fen",
+                "line",
+                "variation",
             ]
             .map(str::to_owned);
             self.out.write_all(&csv_record(&header)?)?;
@@ -328,25 +343,37 @@ impl<'o> Reporter<'o> {
                 self.rows += 1;
             }
             ReportFormat::Csv => {
-                let e = row.error;
                 let opt = |v: Option<String>| v.unwrap_or_default();
                 // Text from the files: shown (no control characters) and never a formula.
                 let text = |v: Option<&str>| {
                     let v = v.unwrap_or_default();
                     xq_core::text::csv_cell(&xq_core::text::visible(v)).into_owned()
                 };
-                let record = [
-                    text(Some(row.file)),
-                    opt(row.game.map(|g| g.to_string())),
-                    row.ok.to_string(),
-                    opt(e.and_then(|e| e.ply).map(|p| p.to_string())),
-                    opt(e.map(|e| e.kind.to_owned())),
-                    text(e.and_then(|e| e.text.as_deref())),
-                    text(e.map(|e| e.message.as_str())),
-                    text(e.and_then(|e| e.fen.as_deref())),
-                    opt(e.and_then(|e| e.line).or(row.line).map(|l| l.to_string())),
-                ];
-                self.out.write_all(&csv_record(&record)?)?;
+                // A row for each bad move (the first of each line that has one), a row for a
+                // game without.
+                let failures: Vec<Option<&Failure>> = match row.error {
+                    Some(first) => std::iter::once(first)
+                        .chain(row.more_errors.iter())
+                        .map(Some)
+                        .collect(),
+                    None => vec![None],
+                };
+                for e in failures {
+                    let variation = e.map(|e| variation_path(&e.variation));
+                    let record = [
+                        text(Some(row.file)),
+                        opt(row.game.map(|g| g.to_string())),
+                        row.ok.to_string(),
+                        opt(e.and_then(|e| e.ply).map(|p| p.to_string())),
+                        opt(e.map(|e| e.kind.to_owned())),
+                        text(e.and_then(|e| e.text.as_deref())),
+                        text(e.map(|e| e.message.as_str())),
+                        text(e.and_then(|e| e.fen.as_deref())),
+                        opt(e.and_then(|e| e.line).or(row.line).map(|l| l.to_string())),
+                        opt(variation),
+                    ];
+                    self.out.write_all(&csv_record(&record)?)?;
+                }
             }
             ReportFormat::Text => {}
         }
@@ -597,14 +624,20 @@ fn place(game: Option<usize>, line: Option<u32>, offset: Option<usize>) -> Strin
     }
 }
 
-/// ` (in the variation replacing ply 3, the 1st)` for a variation path.
+/// ` (in alternative 1 to ply 3)` for a variation path.
 fn variation_words(path: &[(usize, usize)]) -> String {
     if path.is_empty() {
         return String::new();
     }
+    format!(" (in {})", variation_path(path))
+}
+
+/// `alternative 1 to ply 3 > alternative 2 to ply 4` for a variation path (empty for the main
+/// line).
+fn variation_path(path: &[(usize, usize)]) -> String {
     let steps: Vec<String> = path
         .iter()
         .map(|(ply, i)| format!("alternative {} to ply {ply}", i + 1))
         .collect();
-    format!(" (in {})", steps.join(" > "))
+    steps.join(" > ")
 }
