@@ -303,7 +303,11 @@ pub(crate) fn read_with(
     };
     let mut not_games = Vec::new();
     let games = match format {
-        Format::Xqf => vec![xqf::read_xqf(bytes)],
+        // XQF's text is GBK unless the user says otherwise.
+        Format::Xqf => vec![xqf::read_xqf_in(
+            bytes,
+            options.encoding.unwrap_or(Encoding::Gbk),
+        )],
         Format::Cbr => vec![ccbridge::read_cbr(bytes)],
         Format::Cbl => {
             let (games, sections) = ccbridge::read_cbl(bytes)?;

@@ -110,6 +110,16 @@ struct Record {
 /// A typed error with the byte offset: not XQF, an unknown version, bad keys, a truncated tree,
 /// squares outside the board, variations nested too deep.
 pub fn read_xqf(bytes: &[u8]) -> Result<Game, ReadError> {
+    read_xqf_in(bytes, Encoding::Gbk)
+}
+
+/// Reads an XQF file whose strings and comments are text in `encoding`: GBK, as XQF's own
+/// programs write it ([`read_xqf`]), unless the reader is told otherwise (`--encoding big5` for a
+/// file made by a Big5 program).
+///
+/// # Errors
+/// As [`read_xqf`].
+pub fn read_xqf_in(bytes: &[u8], encoding: Encoding) -> Result<Game, ReadError> {
     if bytes.len() < 2 || &bytes[..2] != b"XQ" {
         return Err(ReadError::new(
             ReadErrorKind::UnknownFormat,
@@ -145,7 +155,7 @@ pub fn read_xqf(bytes: &[u8]) -> Result<Game, ReadError> {
     for (offset, size, name) in STRINGS {
         let field = &bytes[offset..offset + size];
         let len = usize::from(field[0]).min(size - 1);
-        let text = decode(&field[1..1 + len], Encoding::Gbk);
+        let text = decode(&field[1..1 + len], encoding);
         let text = text.trim_end_matches('\0').trim();
         if !text.is_empty() {
             game.tags.push((name.to_owned(), text.to_owned()));
@@ -188,7 +198,7 @@ pub fn read_xqf(bytes: &[u8]) -> Result<Game, ReadError> {
         board.put(square, Piece::new(color, ROLES[i % 16]));
     }
 
-    let records = read_records(bytes, version, &keys)?;
+    let records = read_records(bytes, version, &keys, encoding)?;
     let Some((root, moves)) = records.split_first() else {
         return Err(ReadError::new(
             ReadErrorKind::Truncated,
@@ -228,7 +238,12 @@ fn xqf_square(byte: u8) -> Option<Square> {
     ))
 }
 
-fn read_records(bytes: &[u8], version: u8, keys: &Keys) -> Result<Vec<Record>, ReadError> {
+fn read_records(
+    bytes: &[u8],
+    version: u8,
+    keys: &Keys,
+    encoding: Encoding,
+) -> Result<Vec<Record>, ReadError> {
     let byte = |p: usize| -> Result<u8, ReadError> {
         let raw = *bytes.get(p).ok_or_else(|| {
             ReadError::new(
@@ -300,7 +315,7 @@ fn read_records(bytes: &[u8], version: u8, keys: &Keys) -> Result<Vec<Record>, R
             }
             let raw: Vec<u8> = (p..p + len).map(byte).collect::<Result<_, _>>()?;
             p += len;
-            let text = decode(&raw, Encoding::Gbk)
+            let text = decode(&raw, encoding)
                 .trim_end_matches('\0')
                 .trim()
                 .to_owned();
@@ -599,4 +614,39 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
         lost.push(format!("{n} comment(s) before variation moves"));
     }
     lost
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// XQF's strings are GBK, or what the reader is told: a file from a Big5 program reads
+    /// right with its encoding given.
+    #[test]
+    fn strings_in_the_encoding_given() {
+        let mut game = Game::default();
+        game.tags.push(("Red".to_owned(), "x".to_owned()));
+        game.comment = Some("y".to_owned());
+        let mut bytes = write_xqf(&game, XqfVersion::Plain);
+        let (offset, _, _) = STRINGS
+            .iter()
+            .find(|(_, _, n)| *n == "Red")
+            .copied()
+            .unwrap();
+        let (big5, _, lossy) = encoding_rs::BIG5.encode("呂欽");
+        assert!(!lossy);
+        bytes[offset] = big5.len() as u8;
+        bytes[offset + 1..offset + 1 + big5.len()].copy_from_slice(&big5);
+        let red = |game: &Game| game.tag("Red").unwrap().to_owned();
+        assert_eq!(red(&read_xqf_in(&bytes, Encoding::Big5).unwrap()), "呂欽");
+        assert_ne!(red(&read_xqf(&bytes).unwrap()), "呂欽");
+        let options = crate::ReadOptions {
+            encoding: Some(Encoding::Big5),
+            format: None,
+        };
+        let read = crate::read(&bytes, Some("xqf"), options).unwrap();
+        assert_eq!(red(read.games[0].as_ref().unwrap()), "呂欽");
+    }
 }
