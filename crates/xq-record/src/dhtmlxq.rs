@@ -550,7 +550,10 @@ pub(crate) fn dhtmlxq_losses(game: &Game) -> Vec<String> {
     match crate::replay::start_position(game) {
         Ok((pos, _)) => said.extend(homeless_words(slots(&pos).1, "DhtmlXQ")),
         // (Its FEN is kept in the `fen` field; `binit` cannot hold it.)
-        Err(bad) => said.push(unplayable_start(&bad, "DhtmlXQ's binit")),
+        Err(bad) => said.push(unplayable_start(
+            &bad,
+            "DhtmlXQ's binit (the fen field keeps the FEN)",
+        )),
     }
     said
 }

@@ -688,20 +688,21 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Passes over the lines after a game's result (the rest of the result's line first) that
-    /// hold no word in move syntax outside comments (xqbase's advert trailer, a signature), up
-    /// to a tag line or a line with a move: a game written on without tags (or moves written on
-    /// after a result) is read, not skipped. Whether that place was found (`self.skip` says what
-    /// is left when the text ended first; a line the text may not hold whole is left unread).
-    /// Only a line's first [`MOVE_LINE_SCAN`] bytes are looked at for a move.
+    /// do not start with a move, up to a tag line or a line whose first word (after comments and
+    /// a move number) is a move: a game written on without tags (or moves written on after a
+    /// result) is read, not skipped, and words after a result (xqbase's advert trailer, a
+    /// signature) are passed over, comments between them too. The game starts at that line. A
+    /// tag line ends a `{` comment left open, as it ends any skipping. Whether that
+    /// place was found (`self.skip` says what is left when the text ended first; a line the text
+    /// may not hold whole is left unread). A line is looked at in its first [`MOVE_LINE_SCAN`]
+    /// bytes: a longer one without a move first is words, passed over to the next tag line.
     fn pass_after_result(&mut self, mut in_comment: bool, complete: bool) -> bool {
-        let is_move = |word: &str| {
-            strip_move_number(word).is_some_and(|w| !w.is_empty() && xq_notation::parse(w).is_ok())
-        };
         loop {
             let rest = &self.text[self.pos..];
-            let line = match rest.find('\n') {
+            let head = &rest.as_bytes()[..rest.len().min(MOVE_LINE_SCAN + 1)];
+            let line = match memchr::memchr(b'\n', head) {
                 Some(i) => &rest[..=i],
-                None if complete || rest.len() >= MOVE_LINE_SCAN => rest,
+                None if complete || rest.len() > MOVE_LINE_SCAN => rest,
                 None => {
                     self.skip = Skip::AfterResult { in_comment };
                     return false;
@@ -711,37 +712,21 @@ impl<'a> PgnReader<'a> {
                 self.skip = Skip::AfterResult { in_comment };
                 return false;
             }
-            if !in_comment && self.at_line_start() && line.trim_start().starts_with('[') {
-                self.skip = Skip::None;
-                return true;
-            }
+            let tags = self.at_line_start() && line.trim_start().starts_with('[');
             let mut scan = MOVE_LINE_SCAN.min(line.len());
             while !line.is_char_boundary(scan) {
                 scan -= 1;
             }
-            // The words outside comments, part by part: where the part with a move starts.
-            let (mut part, mut at) = (&line[..scan], 0);
-            let found = loop {
-                if in_comment {
-                    let Some(close) = part.find('}') else {
-                        break None;
-                    };
-                    (part, at) = (&part[close + 1..], at + close + 1);
-                    in_comment = false;
-                }
-                let end = part.find(['{', ';']).unwrap_or(part.len());
-                let mut words = part[..end]
-                    .split(|c: char| c.is_whitespace() || matches!(c, '}' | '(' | ')' | '[' | ']'));
-                if words.any(is_move) {
-                    break Some(at);
-                }
-                if part.as_bytes().get(end) != Some(&b'{') {
-                    break None;
-                }
-                (part, at, in_comment) = (&part[end + 1..], at + end + 1, true);
+            let first = if tags {
+                None
+            } else {
+                first_word(&line[..scan], &mut in_comment)
             };
-            if let Some(at) = found {
-                self.advance(at);
+            let starts = tags
+                || first.is_some_and(|word| {
+                    strip_move_number(word).is_some_and(|w| xq_notation::parse(w).is_ok())
+                });
+            if starts {
                 self.skip = Skip::None;
                 return true;
             }
@@ -927,6 +912,41 @@ fn strip_move_number(token: &str) -> Option<&str> {
     }
 }
 
+/// The first word of `line` outside comments (`{ … }`, `;` to the line's end; a move number and
+/// dots alone are no word), if it has one; `in_comment` says whether a `{` comment is open at the
+/// line's start, and is left saying whether one is open after the part looked at.
+fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
+    let mut rest = line;
+    loop {
+        if *in_comment {
+            let close = rest.find('}')?;
+            rest = &rest[close + 1..];
+            *in_comment = false;
+        }
+        rest = rest.trim_start();
+        match rest.as_bytes().first() {
+            None | Some(b';') => return None,
+            Some(b'{') => {
+                *in_comment = true;
+                rest = &rest[1..];
+                continue;
+            }
+            _ => {}
+        }
+        let end = rest
+            .find(|c: char| c.is_whitespace() || "{}();[]".contains(c))
+            .unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        // Move numbers and the dots of a continuation (`1.`, `1...`, `…`) are passed.
+        let number =
+            strip_move_number(word).is_none_or(|w| w.chars().all(|c| c == '.' || c == '…'));
+        if !number || word.is_empty() {
+            return Some(word).filter(|w| !w.is_empty());
+        }
+        rest = after;
+    }
+}
+
 /// The games of PGN `text` (decoded from the bytes of the file in `encoding` that `place` places
 /// it in), errors, moves and start positions placed by their byte offset in the file; games
 /// longer than `max_game` bytes are errors.
@@ -1101,6 +1121,16 @@ mod tests {
         // Moves in comments after a result are words of the comment.
         let commented = "[Event \"a\"]\n\n1. h2e2 1-0 {next: 炮二平五\n马８进７} ; h9g7\n[Event \"b\"]\n1. c3c4 *\n";
         assert_eq!(moves(commented), [vec!["h2e2"], vec!["c3c4"]]);
+        // A line is a game's only if its first word is a move: words that happen to read as
+        // moves further on are words.
+        let words = "[Event \"a\"]\n\n1. h2e2 1-0\nPrinted on a4 paper, see 炮二平五\n[Event \"b\"]\n1. c3c4 *\n";
+        assert_eq!(moves(words), [vec!["h2e2"], vec!["c3c4"]]);
+        // A `{` left open after a result ends at the next tag line: no game is lost to it.
+        let open = "[Event \"a\"]\n\n1. h2e2 1-0 :-{\n[Event \"b\"]\n1. c3c4 *\n[Event \"c\"]\n1. h0g2 {ok} h9g7 *\n";
+        assert_eq!(
+            moves(open),
+            [vec!["h2e2"], vec!["c3c4"], vec!["h0g2", "h9g7"]]
+        );
         // A line longer than is looked at for a move is words, to the next tag line.
         let long = format!(
             "1. h2e2 1-0\n{} h9g7\n[Event \"b\"]\n1. c3c4 *\n",

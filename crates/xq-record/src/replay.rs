@@ -277,7 +277,7 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
         &mut report,
     );
     // The main line's bad move first (the walk meets a move's alternatives before the move),
-    // then the others in the record's order.
+    // then the variations', in the order the walk meets them.
     report.errors.sort_by_key(|e| !e.variation.is_empty());
     report.plies = end.as_ref().map_or(report.plies, |(plies, _)| *plies);
     if let Some((_, last)) = end {
@@ -338,15 +338,17 @@ fn walk(
     let mut plies = first_ply;
     let mut failed = false;
     for node in line.iter_mut() {
+        if failed {
+            // Past a bad move the line's positions are unknown: the alternatives to its later
+            // moves cannot be replayed (from the last position known they would fail falsely).
+            break;
+        }
         let ply = plies + 1;
         // The alternatives to this move start from the same position.
         for (i, variation) in node.variations.iter_mut().enumerate() {
             path.push((ply, i));
             walk(variation, pos.clone(), plies, path, reader, report);
             path.pop();
-        }
-        if failed {
-            continue;
         }
         match resolve(node, &pos, reader) {
             Ok(m) => {
@@ -409,6 +411,23 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// Past a bad move the alternatives to the line's later moves are not replayed from the last
+    /// position known (they failed there falsely, under the bad move's ply).
+    #[test]
+    fn no_alternative_is_replayed_past_a_bad_move() {
+        let mut game = crate::pgn::PgnReader::new("1. h2e2 h9g7 2. zz i9h9 (i6i5) 3. h0g2 *")
+            .next()
+            .unwrap()
+            .unwrap();
+        let report = replay(&mut game, &mut Reader::new(xq_notation::Mode::Lenient));
+        let errors: Vec<(usize, &str)> = report
+            .errors
+            .iter()
+            .map(|e| (e.ply, e.text.as_str()))
+            .collect();
+        assert_eq!(errors, [(3, "zz")]);
+    }
 
     /// The standard start written out is taken without reading it: the same position as reading
     /// it (placement, side to move, counters and hash) and no warnings.
