@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 use xq_core::{Color, EndReason, Move, Position};
-use xq_notation::{MoveText, NotationError, Ranks, Reader};
+use xq_notation::{Mode, MoveText, NotationError, Ranks, Reader};
 
 use crate::game::{Game, Node, Outcome};
 
@@ -87,6 +87,11 @@ pub struct Replay {
     /// The side to move was taken from the first move, not the FEN.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub side_from_first_move: bool,
+    /// The first move is written as the other side's would be (Chinese notation's numerals or
+    /// piece names), yet the FEN's side to move can play it, and it was read as that side's: the
+    /// FEN's side may be wrong.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub first_move_written_for_the_other_side: bool,
     /// The coordinate moves were read as UCI's, ranks 1–10 (see [`coordinate_ranks`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub uci: bool,
@@ -257,15 +262,18 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
     report.implausible_start = implausible;
     // Archives sometimes give the wrong side to move: if the first move only fits the other
     // side, take the side from it (as xqbase does for XQF).
-    if let Some(first) = game.moves.first()
-        && resolve(first, &start, reader).is_err()
-    {
-        let flipped = start.passed();
-        if !flipped.is_king_attacked(flipped.turn().other())
-            && resolve(first, &flipped, reader).is_ok()
-        {
-            start = flipped;
-            report.side_from_first_move = true;
+    if let Some(first) = game.moves.first() {
+        if resolve(first, &start, reader).is_err() {
+            let flipped = start.passed();
+            if !flipped.is_king_attacked(flipped.turn().other())
+                && resolve(first, &flipped, reader).is_ok()
+            {
+                start = flipped;
+                report.side_from_first_move = true;
+            }
+        } else if game.fen.is_some() {
+            report.first_move_written_for_the_other_side =
+                written_for_the_other_side(first, &start, reader);
         }
     }
     let end = walk(
@@ -284,6 +292,21 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
         report.result_mismatch = result_mismatch(game, &last);
     }
     report
+}
+
+/// Whether `node`, a move the side to move in `pos` can play as its text is read leniently, is
+/// written as the other side's would be: in Chinese notation, with the other side's numerals
+/// (digits are Black's, 一…九 Red's) or piece names (帅仕相兵 Red's, 将士象卒 Black's), so
+/// that read strictly it fits only the other side.
+fn written_for_the_other_side(node: &Node, pos: &Position, reader: &mut Reader) -> bool {
+    let Some(Ok(MoveText::Descriptive(text))) = node.text.as_deref().map(|t| reader.parse(t))
+    else {
+        return false;
+    };
+    let flipped = pos.passed();
+    text.resolve(pos, Mode::Strict).is_err()
+        && !flipped.is_king_attacked(flipped.turn().other())
+        && text.resolve(&flipped, Mode::Strict).is_ok()
 }
 
 fn resolve(
@@ -314,7 +337,7 @@ fn resolve(
     // Said in the rules' own words, as for a move written in coordinates (what stops the
     // piece, which pieces would attack the king).
     MoveText::Coordinate(m)
-        .resolve(pos, xq_notation::Mode::Lenient)
+        .resolve(pos, Mode::Lenient)
         .map_err(|err| {
             match err.kind() {
                 // "h2e2 is illegal: …" names the move already.
@@ -420,13 +443,30 @@ mod tests {
             .next()
             .unwrap()
             .unwrap();
-        let report = replay(&mut game, &mut Reader::new(xq_notation::Mode::Lenient));
+        let report = replay(&mut game, &mut Reader::new(Mode::Lenient));
         let errors: Vec<(usize, &str)> = report
             .errors
             .iter()
             .map(|e| (e.ply, e.text.as_str()))
             .collect();
         assert_eq!(errors, [(3, "zz")]);
+    }
+
+    /// A first move written as the other side's (Black's king and digits with Red to move) is
+    /// still read as the side to move's when it can play it, and said; a move written as the
+    /// side to move's, or a game from the standard start (no FEN to doubt), says nothing.
+    #[test]
+    fn a_first_move_written_for_the_other_side_is_said() {
+        let said = |text: &str| {
+            let mut game = crate::pgn::PgnReader::new(text).next().unwrap().unwrap();
+            let report = replay(&mut game, &mut Reader::new(Mode::Lenient));
+            assert!(report.ok(), "{text}");
+            report.first_move_written_for_the_other_side
+        };
+        let fen = "[FEN \"4k4/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1\"]\n\n";
+        assert!(said(&format!("{fen}1. 将５平４ *")));
+        assert!(!said(&format!("{fen}1. 帅五平四 *")));
+        assert!(!said("1. 炮2平5 马8进7 *"));
     }
 
     /// The standard start written out is taken without reading it: the same position as reading
