@@ -431,29 +431,62 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
             continue;
         };
         let parts: Vec<usize> = spec.split('_').filter_map(|p| p.parse().ok()).collect();
-        if let [parent, step, id] = parts[..]
-            && parent != id
-            && defined.insert(id)
-        {
-            let moves = moves_of(value, *at, text, line).map_err(shifted)?;
-            branches.add(id, parent, step, moves);
+        match parts[..] {
+            [parent, _, id] if parent == id => game
+                .unread
+                .push(format!("branch {id} ({name}), which leaves itself")),
+            [parent, step, id] if defined.insert(id) => {
+                let moves = moves_of(value, *at, text, line).map_err(shifted)?;
+                branches.add(id, parent, step, moves);
+            }
+            [_, _, id] => game.unread.push(format!(
+                "branch {id} given again ({name}; the first one given is read)"
+            )),
+            _ => {}
         }
     }
+    // The comment fields asked for, to say which follow no move.
+    let asked = std::cell::RefCell::new(std::collections::HashSet::new());
     let comment_of = |branch: usize, step: usize| -> Option<String> {
         let name = if branch == 0 {
             format!("comment{step}")
         } else {
             format!("comment{branch}_{step}")
         };
-        get(&name)
+        let comment = get(&name)
             .map(unescape)
             .map(|c| c.trim().to_owned())
-            .filter(|c| !c.is_empty())
+            .filter(|c| !c.is_empty());
+        asked.borrow_mut().insert(name);
+        comment
     };
     game.moves = build(0, 1, &main, &branches, &comment_of, 0)?;
     // The moves' places, in the text read (the caller moves them to the file's bytes).
     offset_moves(&mut game.moves, base);
     game.comment = comment_of(0, 0);
+    for (key, leaving) in &branches.leaving {
+        if !branches.taken.borrow().contains(key) {
+            for (id, _) in leaving {
+                game.unread.push(format!(
+                    "branch {id}, which leaves move {} of line {}, a move the record does not have",
+                    key.1, key.0
+                ));
+            }
+        }
+    }
+    let asked = asked.into_inner();
+    for (name, value, _) in &fields {
+        let is_comment = name.strip_prefix("comment").is_some_and(|rest| {
+            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+        });
+        if is_comment && !asked.contains(name) && !unescape(value).trim().is_empty() {
+            game.unread.push(format!(
+                "the comment {name}, which follows no move of the record"
+            ));
+        }
+    }
+    // (Sorted: branches are kept in a map, whose order is no order.)
+    game.unread.sort();
     Ok(game)
 }
 
@@ -465,6 +498,8 @@ type Branch = (usize, Vec<Written>);
 struct Branches {
     /// For a branch's id and a step of it, the branches leaving it there, in the record's order.
     leaving: HashMap<(usize, usize), Vec<Branch>>,
+    /// The places of `leaving` that building the tree reached.
+    taken: std::cell::RefCell<std::collections::HashSet<(usize, usize)>>,
 }
 
 impl Branches {
@@ -500,7 +535,11 @@ fn build(
         node.source_offset = Some(w.at);
         node.source_line = Some(w.line);
         node.comment = comment_of(id, step);
-        for (child, child_moves) in branches.leaving.get(&(id, step)).into_iter().flatten() {
+        let leaving = branches.leaving.get(&(id, step));
+        if leaving.is_some() {
+            branches.taken.borrow_mut().insert((id, step));
+        }
+        for (child, child_moves) in leaving.into_iter().flatten() {
             node.variations.push(build(
                 *child,
                 step,
@@ -715,6 +754,33 @@ mod tests {
         assert_eq!(count(&game.moves), 2 + 82);
         let lines: Vec<_> = game.moves.iter().map(|n| n.source_line).collect();
         assert_eq!(lines, [Some(2), Some(3)]);
+    }
+
+    /// What a record holds and the game cannot place is said: a branch leaving a move its line
+    /// does not have, a comment on a move that is not there, a branch given twice or leaving
+    /// itself.
+    #[test]
+    fn what_is_not_read_is_said() {
+        let text = "[DhtmlXQ]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n\
+                    [DhtmlXQ_move_0_5_3]1242[/DhtmlXQ_move_0_5_3]\n\
+                    [DhtmlXQ_move_0_1_1]1242[/DhtmlXQ_move_0_1_1]\n\
+                    [DhtmlXQ_move_0_2_1]1242[/DhtmlXQ_move_0_2_1]\n\
+                    [DhtmlXQ_move_4_1_4]1242[/DhtmlXQ_move_4_1_4]\n\
+                    [DhtmlXQ_comment2]kept[/DhtmlXQ_comment2]\n\
+                    [DhtmlXQ_comment99]lost[/DhtmlXQ_comment99]\n[/DhtmlXQ]\n";
+        let game = read_dhtmlxq(text).remove(0).unwrap();
+        assert_eq!(game.moves[1].comment.as_deref(), Some("kept"));
+        assert_eq!(
+            game.unread,
+            [
+                "branch 1 given again (move_0_2_1; the first one given is read)",
+                "branch 3, which leaves move 5 of line 0, a move the record does not have",
+                "branch 4 (move_4_1_4), which leaves itself",
+                "the comment comment99, which follows no move of the record",
+            ]
+        );
+        // A record whose every part has its place says nothing.
+        assert!(read_dhtmlxq(FULL).remove(0).unwrap().unread.is_empty());
     }
 
     #[test]

@@ -249,6 +249,11 @@ pub struct Game {
     /// leave it `false`.
     #[serde(skip)]
     pub replacement_free: bool,
+    /// What the reader found in the record and could not place in the game, in words (a
+    /// DhtmlXQ branch leaving a move its line does not have, a comment on a move that is not
+    /// there): a reading fact like the ones above, said by validation as warnings.
+    #[serde(skip)]
+    pub unread: Vec<String>,
 }
 
 impl Game {
