@@ -74,7 +74,8 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
             ),
         ))
     };
-    if value.get("games").is_some() {
+    if let Some(list) = value.get("games") {
+        let unknown = unknown_keys(list.as_array().map_or(&[], Vec::as_slice));
         let doc: Document =
             from_value(value).map_err(|e| misfit(e, from_text::<Document>(text)))?;
         if doc.format != "xq-games" {
@@ -89,12 +90,14 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
                 format!("xq-games version {}: this xq reads version 1", doc.version),
             ));
         }
-        Ok(doc.games)
+        Ok(with_unread(doc.games, unknown))
     } else if let Some(list) = value.as_array() {
         if let Some(i) = list.iter().position(not_a_game) {
             return refuse(&format!("item {} of the list", i + 1));
         }
-        from_value(value).map_err(|e| misfit(e, from_text::<Vec<Game>>(text)))
+        let unknown = unknown_keys(list);
+        let games = from_value(value).map_err(|e| misfit(e, from_text::<Vec<Game>>(text)))?;
+        Ok(with_unread(games, unknown))
     } else if not_a_game(&value) {
         refuse(if value.is_object() {
             "the object"
@@ -102,10 +105,62 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
             "the value"
         })
     } else {
-        Ok(vec![
-            from_value(value).map_err(|e| misfit(e, from_text::<Game>(text)))?,
-        ])
+        let unknown = unknown_keys(std::slice::from_ref(&value));
+        let game = from_value(value).map_err(|e| misfit(e, from_text::<Game>(text)))?;
+        Ok(with_unread(vec![game], unknown))
     }
+}
+
+/// The keys of a game, and of a move, that xq's JSON has.
+const GAME_KEYS: [&str; 4] = ["tags", "fen", "comment", "moves"];
+const MOVE_KEYS: [&str; 5] = ["text", "move", "before", "comment", "variations"];
+
+/// For each game's JSON object, the keys of it and of its moves that xq's JSON does not have,
+/// in words (a mistyped `comm` would lose a comment without a word): for [`Game::unread`].
+fn unknown_keys(values: &[serde_json::Value]) -> Vec<Vec<String>> {
+    fn in_moves(line: &serde_json::Value, found: &mut std::collections::BTreeMap<String, usize>) {
+        for node in line.as_array().into_iter().flatten() {
+            let Some(object) = node.as_object() else {
+                continue;
+            };
+            for key in object.keys().filter(|k| !MOVE_KEYS.contains(&k.as_str())) {
+                *found.entry(key.clone()).or_default() += 1;
+            }
+            let variations = object.get("variations").and_then(|v| v.as_array());
+            for variation in variations.into_iter().flatten() {
+                in_moves(variation, found);
+            }
+        }
+    }
+    values
+        .iter()
+        .map(|value| {
+            let Some(object) = value.as_object() else {
+                return Vec::new();
+            };
+            let mut said: Vec<String> = object
+                .keys()
+                .filter(|k| !GAME_KEYS.contains(&k.as_str()))
+                .map(|key| format!("the key {key:?} of the game, which xq's JSON does not have"))
+                .collect();
+            let mut found = std::collections::BTreeMap::new();
+            if let Some(moves) = object.get("moves") {
+                in_moves(moves, &mut found);
+            }
+            said.extend(found.into_iter().map(|(key, count)| {
+                format!("the key {key:?} in {count} move(s), which xq's JSON does not have")
+            }));
+            said
+        })
+        .collect()
+}
+
+/// `games`, each with what [`unknown_keys`] found in its object.
+fn with_unread(mut games: Vec<Game>, unknown: Vec<Vec<String>>) -> Vec<Game> {
+    for (game, said) in games.iter_mut().zip(unknown) {
+        game.unread.extend(said);
+    }
+    games
 }
 
 /// Whether `text` starts as a game of ours, or a list of them, starts: `{` (after `[`) and a
@@ -242,6 +297,27 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// Keys xq's JSON does not have are said (in the game's reading facts), in each of the
+    /// three shapes; a game of ours says nothing.
+    #[test]
+    fn unknown_keys_are_said() {
+        let game = r#"{"tags": [], "extra": 1, "moves": [{"text": "h2e2", "comm": "x", "variations": [[{"text": "b2e2", "comm": "y"}]]}]}"#;
+        let said = [
+            "the key \"extra\" of the game, which xq's JSON does not have",
+            "the key \"comm\" in 2 move(s), which xq's JSON does not have",
+        ];
+        for text in [
+            game.to_owned(),
+            format!("[{game}]"),
+            format!(r#"{{"format": "xq-games", "version": 1, "games": [{game}]}}"#),
+        ] {
+            let games = read_json(&text).unwrap();
+            assert_eq!(games[0].unread, said, "{text}");
+        }
+        let ours = write_json(&read_json(game).unwrap());
+        assert!(read_json(&ours).unwrap()[0].unread.is_empty());
+    }
 
     #[test]
     fn an_error_says_where_it_is() {

@@ -87,6 +87,9 @@ pub struct Replay {
     /// The side to move was taken from the first move, not the FEN.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub side_from_first_move: bool,
+    /// Moves given both as text and as coordinates that disagree, in words (the text is read).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contradictions: Vec<String>,
     /// The first move is written as the other side's would be (Chinese notation's numerals or
     /// piece names), yet the FEN's side to move can play it, and it was read as that side's: the
     /// FEN's side may be wrong.
@@ -294,6 +297,25 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
     report
 }
 
+/// ` (in alternative 1 to ply 3)` for a variation's path, nothing for the main line.
+pub fn variation_words(path: &[(usize, usize)]) -> String {
+    if path.is_empty() {
+        return String::new();
+    }
+    format!(" (in {})", variation_path(path))
+}
+
+/// A variation's path in words, `alternative 1 to ply 3 > alternative 2 to ply 4` (each level:
+/// the ply it replaces and its index there, as [`MoveError::variation`] holds them); empty for
+/// the main line.
+pub fn variation_path(path: &[(usize, usize)]) -> String {
+    let steps: Vec<String> = path
+        .iter()
+        .map(|(ply, i)| format!("alternative {} to ply {ply}", i + 1))
+        .collect();
+    steps.join(" > ")
+}
+
 /// Whether `node`, a move the side to move in `pos` can play as its text is read leniently, is
 /// written as the other side's would be: in Chinese notation, with the other side's numerals
 /// (digits are Black's, 一…九 Red's) or piece names (帅仕相兵 Red's, 将士象卒 Black's), so
@@ -373,8 +395,18 @@ fn walk(
             walk(variation, pos.clone(), plies, path, reader, report);
             path.pop();
         }
+        // A move given both as text and as coordinates (xq's JSON may hold both): the text is
+        // read, and a difference said.
+        let given = node.text.as_ref().and(node.m);
         match resolve(node, &pos, reader) {
             Ok(m) => {
+                if let Some(given) = given.filter(|&g| g != m) {
+                    report.contradictions.push(format!(
+                        "ply {ply}{}: the record gives the move as {} and as {given}: {m}, what the text says, is read",
+                        variation_words(path),
+                        node.text.as_deref().unwrap_or_default()
+                    ));
+                }
                 node.m = Some(m);
                 pos.play_unchecked(m);
                 plies = ply;
@@ -450,6 +482,30 @@ mod tests {
             .map(|e| (e.ply, e.text.as_str()))
             .collect();
         assert_eq!(errors, [(3, "zz")]);
+    }
+
+    /// A move given as text and as coordinates that disagree: the text is read, and the
+    /// difference said; agreeing ones say nothing.
+    #[test]
+    fn text_and_coordinates_that_disagree_are_said() {
+        let read = |json: &str| {
+            let mut game = crate::json::read_json(json).unwrap().remove(0);
+            let report = replay(&mut game, &mut Reader::new(Mode::Lenient));
+            (
+                game.moves[0].m.map(|m| m.to_string()),
+                report.contradictions,
+            )
+        };
+        let (m, said) = read(r#"{"moves": [{"text": "炮二平五", "move": "b2e2"}]}"#);
+        assert_eq!(m.as_deref(), Some("h2e2"));
+        assert_eq!(
+            said,
+            [
+                "ply 1: the record gives the move as 炮二平五 and as b2e2: h2e2, what the text says, is read"
+            ]
+        );
+        let (_, said) = read(r#"{"moves": [{"text": "炮二平五", "move": "h2e2"}]}"#);
+        assert!(said.is_empty());
     }
 
     /// A first move written as the other side's (Black's king and digits with Red to move) is

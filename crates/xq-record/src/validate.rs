@@ -259,6 +259,9 @@ pub fn validate_game(
             .iter()
             .map(|what| format!("not read from the record: {what}")),
     );
+    report
+        .warnings
+        .extend(replayed.contradictions.iter().cloned());
     if replayed.first_move_written_for_the_other_side {
         report.warnings.push("the first move is written as the other side's would be (its numerals or piece name), but the FEN's side to move can play it, so it is read as that side's move: if the FEN gives the wrong side to move, mend it".to_owned());
     }

@@ -13,6 +13,7 @@ use std::{
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use xq_notation::{Mode, ReaderPool};
+use xq_record::replay::{variation_path, variation_words};
 use xq_record::{
     Encoding, Failure, Format, Game, GameReport, GameStream, ReadError, ReadErrorKind, ReadOptions,
     ReportRow, validate_game,
@@ -622,22 +623,4 @@ fn place(game: Option<usize>, line: Option<u32>, offset: Option<usize>) -> Strin
     } else {
         format!(": {}", parts.join(", "))
     }
-}
-
-/// ` (in alternative 1 to ply 3)` for a variation path.
-fn variation_words(path: &[(usize, usize)]) -> String {
-    if path.is_empty() {
-        return String::new();
-    }
-    format!(" (in {})", variation_path(path))
-}
-
-/// `alternative 1 to ply 3 > alternative 2 to ply 4` for a variation path (empty for the main
-/// line).
-fn variation_path(path: &[(usize, usize)]) -> String {
-    let steps: Vec<String> = path
-        .iter()
-        .map(|(ply, i)| format!("alternative {} to ply {ply}", i + 1))
-        .collect();
-    steps.join(" > ")
 }
