@@ -9,7 +9,9 @@ use crate::{
 };
 
 /// Byte offsets in the file of positions in a decoded text, found moving forward (moving back
-/// starts again from the text's start).
+/// counts again from the last place remembered before: places are remembered every
+/// [`MARK_EVERY`] bytes of text, so that going back, as placing a DhtmlXQ record's branches after
+/// its main line does, costs at most that much counting).
 pub(crate) struct Place<'a> {
     pos: usize,
     offset: usize,
@@ -19,7 +21,12 @@ pub(crate) struct Place<'a> {
     replaced: &'a [Replaced],
     /// The first of `replaced` not yet passed.
     next: usize,
+    /// Places passed, in order: (`pos`, `offset`, `next`) there.
+    marks: Vec<(usize, usize, usize)>,
 }
+
+/// How many bytes of text apart the places remembered for going back are (at least).
+const MARK_EVERY: usize = 4096;
 
 impl<'a> Place<'a> {
     /// Positions in a text decoded from the bytes at file offset `base`, with the bytes not text
@@ -31,6 +38,7 @@ impl<'a> Place<'a> {
             base,
             replaced,
             next: 0,
+            marks: Vec::new(),
         }
     }
 
@@ -48,9 +56,11 @@ impl<'a> Place<'a> {
             return self.base + pos;
         }
         if pos < self.pos {
-            self.pos = 0;
-            self.offset = self.base;
-            self.next = 0;
+            let before = self.marks.partition_point(|&(at, _, _)| at <= pos);
+            (self.pos, self.offset, self.next) = match before {
+                0 => (0, self.base, 0),
+                i => self.marks[i - 1],
+            };
         }
         let piece = text.get(self.pos..pos).unwrap_or("");
         self.offset = if self.replaced.is_empty() {
@@ -59,6 +69,9 @@ impl<'a> Place<'a> {
             self.measure_replaced(piece, encoding)
         };
         self.pos = pos;
+        if pos >= self.marks.last().map_or(0, |&(at, _, _)| at) + MARK_EVERY {
+            self.marks.push((pos, self.offset, self.next));
+        }
         self.offset
     }
 
@@ -148,19 +161,6 @@ impl Place<'_> {
             shift_moves(line, self.base);
             return;
         }
-        // (A line without variations is in order: a line's moves are written in order.)
-        if line.iter().any(|node| !node.variations.is_empty()) && !in_order(line, &mut 0) {
-            // Moves written out of that order (a DhtmlXQ record lists each branch after the
-            // main line) are placed in the order of the text, each counted on from the last:
-            // going back counts again from the text's start.
-            let mut places = Vec::new();
-            gather_places(line, &mut places);
-            places.sort_unstable_by_key(|place| **place);
-            for place in places {
-                *place = self.offset(text, *place, encoding);
-            }
-            return;
-        }
         for node in line {
             if let Some(pos) = node.source_offset {
                 node.source_offset = Some(self.offset(text, pos, encoding));
@@ -168,33 +168,6 @@ impl Place<'_> {
             for variation in &mut node.variations {
                 self.locate_moves(variation, text, encoding);
             }
-        }
-    }
-}
-
-/// Whether the moves of `line`, in the order [`Place::locate_moves`] walks them, stand in the
-/// text in that order, each at or after `last` (then left at the last one's place).
-fn in_order(line: &[Node], last: &mut usize) -> bool {
-    for node in line {
-        if let Some(pos) = node.source_offset {
-            if pos < *last {
-                return false;
-            }
-            *last = pos;
-        }
-        if !node.variations.is_empty() && !node.variations.iter().all(|v| in_order(v, last)) {
-            return false;
-        }
-    }
-    true
-}
-
-/// The places of the moves of `line`, its variations' included.
-fn gather_places<'n>(line: &'n mut [Node], places: &mut Vec<&'n mut usize>) {
-    for node in line {
-        places.extend(node.source_offset.as_mut());
-        for variation in &mut node.variations {
-            gather_places(variation, places);
         }
     }
 }

@@ -297,6 +297,23 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
     report
 }
 
+/// What is said of a move given as text that reads as `read` and as coordinates `given`.
+#[cold]
+#[inline(never)]
+fn contradiction(
+    ply: usize,
+    path: &[(usize, usize)],
+    node: &Node,
+    given: Move,
+    read: Move,
+) -> String {
+    format!(
+        "ply {ply}{}: the record gives the move as {} and as {given}: {read}, what the text says, is read",
+        variation_words(path),
+        node.text.as_deref().unwrap_or_default()
+    )
+}
+
 /// ` (in alternative 1 to ply 3)` for a variation's path, nothing for the main line.
 pub fn variation_words(path: &[(usize, usize)]) -> String {
     if path.is_empty() {
@@ -320,6 +337,8 @@ pub fn variation_path(path: &[(usize, usize)]) -> String {
 /// written as the other side's would be: in Chinese notation, with the other side's numerals
 /// (digits are Black's, 一…九 Red's) or piece names (帅仕相兵 Red's, 将士象卒 Black's), so
 /// that read strictly it fits only the other side.
+#[cold]
+#[inline(never)]
 fn written_for_the_other_side(node: &Node, pos: &Position, reader: &mut Reader) -> bool {
     let Some(Ok(MoveText::Descriptive(text))) = node.text.as_deref().map(|t| reader.parse(t))
     else {
@@ -401,11 +420,9 @@ fn walk(
         match resolve(node, &pos, reader) {
             Ok(m) => {
                 if let Some(given) = given.filter(|&g| g != m) {
-                    report.contradictions.push(format!(
-                        "ply {ply}{}: the record gives the move as {} and as {given}: {m}, what the text says, is read",
-                        variation_words(path),
-                        node.text.as_deref().unwrap_or_default()
-                    ));
+                    report
+                        .contradictions
+                        .push(contradiction(ply, path, node, given, m));
                 }
                 node.m = Some(m);
                 pos.play_unchecked(m);
