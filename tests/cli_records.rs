@@ -182,17 +182,22 @@ fn a_missing_path_is_reported_and_the_rest_still_checked() {
     assert_eq!(rows[1]["ok"], true);
 }
 
+/// A file `name` holding `text` in a new temporary directory (kept while the first is).
+fn file_of(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    (tmp, file)
+}
+
 /// The CSV report has a row for each bad move, the line it is in named: a bad variation does
 /// not hide the main line's bad move, nor pass for it.
 #[test]
 fn csv_rows_for_every_bad_line() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("multi.pgn");
-    std::fs::write(
-        &file,
+    let (_tmp, file) = file_of(
+        "multi.pgn",
         "1. 炮二平五 ( 1. 炮二进八 ) ( 1. 车九进一 ) 马８进７ 2. 马二进九 *\n",
-    )
-    .unwrap();
+    );
     let run = xq(&["validate", "--format", "csv", file.to_str().unwrap()]);
     assert_eq!(run.code, 1);
     let rows: Vec<Vec<String>> = run
@@ -209,6 +214,28 @@ fn csv_rows_for_every_bad_line() {
         .map(|(line, row)| (line.split(',').nth(3).unwrap(), row[0].as_str()))
         .collect();
     assert_eq!(places, [("3", ""), ("1", "alternative 1 to ply 1")]);
+}
+
+/// What a record holds and its game cannot (a DhtmlXQ branch leaving a move that is not there)
+/// is said by validate, and by convert among what the output lacks, in every target format.
+#[test]
+fn what_a_record_holds_and_its_game_cannot_is_said() {
+    let (tmp, file) = file_of(
+        "orphan.ubb",
+        "[DhtmlXQ]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n\
+         [DhtmlXQ_move_0_5_3]1242[/DhtmlXQ_move_0_5_3]\n[/DhtmlXQ]\n",
+    );
+    let f = file.to_str().unwrap();
+    let said = "not read from the record: branch 3, which leaves move 5 of line 0, a move the record does not have";
+    let run = xq(&["validate", f]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains(said), "{}", run.stdout);
+    for to in ["pgn", "json", "xqf"] {
+        let out = tmp.path().join(format!("out.{to}"));
+        let run = xq(&["convert", f, "--to", to, "-o", out.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{to}: {}", run.stderr);
+        assert!(run.stdout.contains(said), "{to}: {}", run.stdout);
+    }
 }
 
 /// An empty directory (a mount not there yet) holds nothing to check: no success.

@@ -578,7 +578,12 @@ fn convert_games(
             } else {
                 target.clone()
             };
-            let w = write::write_xqf(&game, version);
+            let mut w = write::write_xqf(&game, version);
+            w.dropped.extend(
+                game.unread
+                    .iter()
+                    .map(|what| format!("not read from the record: {what}")),
+            );
             if let Some(mut output) =
                 open_target(args, name, &path, replace, run, &mut status, out)?
             {
@@ -725,8 +730,28 @@ fn out_encoding(args: &ConvertArgs) -> Encoding {
     }
 }
 
-/// Games `batch`, the `count`-th of the output first, in the target format and `encoding`.
+/// Games `batch`, the `count`-th of the output first, in the target format and `encoding`; what
+/// the records held that their games do not (`Game::unread`) is said among what was dropped.
 fn render(
+    to: TargetFormat,
+    batch: &[Game],
+    count: usize,
+    notation: xq_notation::Notation,
+    encoding: Encoding,
+) -> Written {
+    let mut written = render_games(to, batch, count, notation, encoding);
+    for (g, game) in batch.iter().enumerate() {
+        written.dropped.extend(
+            game.unread
+                .iter()
+                .map(|what| format!("game {}: not read from the record: {what}", g + 1)),
+        );
+    }
+    written
+}
+
+/// [`render`] without what the records held that their games do not.
+fn render_games(
     to: TargetFormat,
     batch: &[Game],
     count: usize,
