@@ -226,7 +226,7 @@ fn what_a_record_holds_and_its_game_cannot_is_said() {
          [DhtmlXQ_move_0_5_3]1242[/DhtmlXQ_move_0_5_3]\n[/DhtmlXQ]\n",
     );
     let f = file.to_str().unwrap();
-    let said = "not read from the record: branch 3, which leaves move 5 of line 0, a move the record does not have";
+    let said = "not read from the record: branch 3, which leaves move 5 of line 0, a move not reached from the main line";
     let run = xq(&["validate", f]);
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains(said), "{}", run.stdout);

@@ -430,19 +430,24 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
         let Some(spec) = name.strip_prefix("move_") else {
             continue;
         };
-        let parts: Vec<usize> = spec.split('_').filter_map(|p| p.parse().ok()).collect();
-        match parts[..] {
-            [parent, _, id] if parent == id => game
+        let parts: Option<Vec<usize>> = spec.split('_').map(|p| p.parse().ok()).collect();
+        match parts.as_deref() {
+            Some(&[parent, _, id]) if parent == id => game
                 .unread
                 .push(format!("branch {id} ({name}), which leaves itself")),
-            [parent, step, id] if defined.insert(id) => {
+            Some(&[parent, step, id]) if defined.insert(id) => {
                 let moves = moves_of(value, *at, text, line).map_err(shifted)?;
                 branches.add(id, parent, step, moves);
             }
-            [_, _, id] => game.unread.push(format!(
+            Some(&[_, _, 0]) => game.unread.push(format!(
+                "a branch numbered 0 ({name}), the main line's number"
+            )),
+            Some(&[_, _, id]) => game.unread.push(format!(
                 "branch {id} given again ({name}; the first one given is read)"
             )),
-            _ => {}
+            _ => game.unread.push(format!(
+                "the field {name}, whose name is no branch's (move_PARENT_STEP_BRANCH)"
+            )),
         }
     }
     // The comment fields asked for, to say which follow no move.
@@ -468,7 +473,7 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
         if !branches.taken.borrow().contains(key) {
             for (id, _) in leaving {
                 game.unread.push(format!(
-                    "branch {id}, which leaves move {} of line {}, a move the record does not have",
+                    "branch {id}, which leaves move {} of line {}, a move not reached from the main line",
                     key.1, key.0
                 ));
             }
@@ -766,6 +771,8 @@ mod tests {
                     [DhtmlXQ_move_0_1_1]1242[/DhtmlXQ_move_0_1_1]\n\
                     [DhtmlXQ_move_0_2_1]1242[/DhtmlXQ_move_0_2_1]\n\
                     [DhtmlXQ_move_4_1_4]1242[/DhtmlXQ_move_4_1_4]\n\
+                    [DhtmlXQ_move_1_2_0]1242[/DhtmlXQ_move_1_2_0]\n\
+                    [DhtmlXQ_move_0_x_2_1]1242[/DhtmlXQ_move_0_x_2_1]\n\
                     [DhtmlXQ_comment2]kept[/DhtmlXQ_comment2]\n\
                     [DhtmlXQ_comment99]lost[/DhtmlXQ_comment99]\n[/DhtmlXQ]\n";
         let game = read_dhtmlxq(text).remove(0).unwrap();
@@ -773,10 +780,12 @@ mod tests {
         assert_eq!(
             game.unread,
             [
+                "a branch numbered 0 (move_1_2_0), the main line's number",
                 "branch 1 given again (move_0_2_1; the first one given is read)",
-                "branch 3, which leaves move 5 of line 0, a move the record does not have",
+                "branch 3, which leaves move 5 of line 0, a move not reached from the main line",
                 "branch 4 (move_4_1_4), which leaves itself",
                 "the comment comment99, which follows no move of the record",
+                "the field move_0_x_2_1, whose name is no branch's (move_PARENT_STEP_BRANCH)",
             ]
         );
         // A record whose every part has its place says nothing.

@@ -318,11 +318,19 @@ impl Games<'_> {
                             "game {i}: {where_} holds bytes that are not text in the file's encoding, written as U+FFFD (--encoding gives the right one)"
                         ), None));
                     }
+                    // What the record holds and the game cannot: lost in any output, so said.
+                    for what in &game.unread {
+                        self.notes
+                            .push((format!("game {i}: not read from the record: {what}"), None));
+                    }
                     // Coordinates for the writers; a start position that cannot be played
                     // loses the moves (the target says so), and is shown where it is written.
-                    let bad_start = READER
-                        .with_borrow_mut(|reader| replay::replay(&mut game, reader).bad_start);
-                    if let Some(why) = bad_start {
+                    let replayed =
+                        READER.with_borrow_mut(|reader| replay::replay(&mut game, reader));
+                    for said in &replayed.contradictions {
+                        self.notes.push((format!("game {i}: {said}"), None));
+                    }
+                    if let Some(why) = replayed.bad_start {
                         let shown = super::located::fen_place(self.path, &game, &why, self.options);
                         self.notes
                             .push((format!("game {i}: {}", why.message), shown));
@@ -578,12 +586,7 @@ fn convert_games(
             } else {
                 target.clone()
             };
-            let mut w = write::write_xqf(&game, version);
-            w.dropped.extend(
-                game.unread
-                    .iter()
-                    .map(|what| format!("not read from the record: {what}")),
-            );
+            let w = write::write_xqf(&game, version);
             if let Some(mut output) =
                 open_target(args, name, &path, replace, run, &mut status, out)?
             {
@@ -730,28 +733,8 @@ fn out_encoding(args: &ConvertArgs) -> Encoding {
     }
 }
 
-/// Games `batch`, the `count`-th of the output first, in the target format and `encoding`; what
-/// the records held that their games do not (`Game::unread`) is said among what was dropped.
+/// Games `batch`, the `count`-th of the output first, in the target format and `encoding`.
 fn render(
-    to: TargetFormat,
-    batch: &[Game],
-    count: usize,
-    notation: xq_notation::Notation,
-    encoding: Encoding,
-) -> Written {
-    let mut written = render_games(to, batch, count, notation, encoding);
-    for (g, game) in batch.iter().enumerate() {
-        written.dropped.extend(
-            game.unread
-                .iter()
-                .map(|what| format!("game {}: not read from the record: {what}", g + 1)),
-        );
-    }
-    written
-}
-
-/// [`render`] without what the records held that their games do not.
-fn render_games(
     to: TargetFormat,
     batch: &[Game],
     count: usize,
