@@ -52,9 +52,13 @@ const KEPT: &str = "DhtmlXQ_";
 fn is_structural(name: &str) -> bool {
     matches!(name, "binit" | "movelist" | "fen" | "result")
         || name.starts_with("move_")
-        || name
-            .strip_prefix("comment")
-            .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'_'))
+        || is_comment_field(name)
+}
+
+/// Whether `name` is a comment's field: `comment` and digits and `_` (`comment3`, `comment2_5`).
+fn is_comment_field(name: &str) -> bool {
+    name.strip_prefix("comment")
+        .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'_'))
 }
 
 /// How many bytes at the start of `text` are letters, digits or `_`: the characters of a field
@@ -319,12 +323,14 @@ pub fn read_dhtmlxq(text: &str) -> Vec<Result<Game, ReadError>> {
     let mut index = 0;
     // The line on which `text[counted..]` starts.
     let (mut line, mut counted) = (1, 0);
-    while let Some(start) = rest.find("[DhtmlXQ]") {
+    while let Some(start) = rest.find(RECORD_OPEN) {
         let body = &rest[start..];
         let at = text.len() - body.len();
         line += newlines(&text[counted..at]);
         counted = at;
-        let end = body.find("[/DhtmlXQ]").map_or(body.len(), |e| e + 10);
+        let end = body
+            .find(RECORD_CLOSE)
+            .map_or(body.len(), |e| e + RECORD_CLOSE.len());
         games.push(read_one(&body[..end], at, line).map_err(|e| e.in_game(index)));
         index += 1;
         rest = &body[end..];
@@ -481,10 +487,9 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
     }
     let asked = asked.into_inner();
     for (name, value, _) in &fields {
-        let is_comment = name.strip_prefix("comment").is_some_and(|rest| {
-            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'_')
-        });
-        if is_comment && !asked.contains(name) && !unescape(value).trim().is_empty() {
+        // (A field named `comment` alone is no move's comment: not said.)
+        let unplaced = is_comment_field(name) && name != "comment" && !asked.contains(name);
+        if unplaced && !unescape(value).trim().is_empty() {
             game.unread.push(format!(
                 "the comment {name}, which follows no move of the record"
             ));

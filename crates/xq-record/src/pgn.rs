@@ -642,10 +642,7 @@ impl<'a> PgnReader<'a> {
                         }
                         _ => mv,
                     };
-                    if mv.is_empty()
-                        || (matches!(mv.as_bytes()[0], b'.' | 0xE2)
-                            && mv.chars().all(|c| c == '.' || c == '…'))
-                    {
+                    if mv.is_empty() || continuation_dots(mv) {
                         continue;
                     }
                     let mut node = Node::text(mv);
@@ -750,9 +747,7 @@ impl<'a> PgnReader<'a> {
             furthest = furthest.max(pos);
             let Some(&b) = bytes.get(pos) else { break };
             if b < 0x80 {
-                if b.is_ascii_whitespace()
-                    || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
-                {
+                if ends_token(b) {
                     break;
                 }
                 pos += 1;
@@ -912,6 +907,19 @@ fn strip_move_number(token: &str) -> Option<&str> {
     }
 }
 
+/// Whether the ASCII byte `b` ends a movetext token: a space or a delimiter of comments,
+/// variations and tags.
+#[inline(always)]
+fn ends_token(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
+}
+
+/// Whether `token` is only the dots of a black continuation (`...`, `…`), no move.
+fn continuation_dots(token: &str) -> bool {
+    matches!(token.as_bytes().first(), Some(b'.' | 0xE2))
+        && token.chars().all(|c| c == '.' || c == '…')
+}
+
 /// The first word of `line` outside comments (`{ … }`, `;` to the line's end; a move number and
 /// dots alone are no word), if it has one; `in_comment` says whether a `{` comment is open at the
 /// line's start, and is left saying whether one is open after the part looked at.
@@ -934,12 +942,11 @@ fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
             _ => {}
         }
         let end = rest
-            .find(|c: char| c.is_whitespace() || "{}();[]".contains(c))
+            .find(|c: char| c.is_whitespace() || u8::try_from(c).is_ok_and(ends_token))
             .unwrap_or(rest.len());
         let (word, after) = rest.split_at(end);
         // Move numbers and the dots of a continuation (`1.`, `1...`, `…`) are passed.
-        let number =
-            strip_move_number(word).is_none_or(|w| w.chars().all(|c| c == '.' || c == '…'));
+        let number = strip_move_number(word).is_none_or(continuation_dots);
         if !number || word.is_empty() {
             return Some(word).filter(|w| !w.is_empty());
         }

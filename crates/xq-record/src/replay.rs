@@ -267,8 +267,7 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
     // side, take the side from it (as xqbase does for XQF).
     if let Some(first) = game.moves.first() {
         if resolve(first, &start, reader).is_err() {
-            let flipped = start.passed();
-            if !flipped.is_king_attacked(flipped.turn().other())
+            if let Some(flipped) = other_side_to_move(&start)
                 && resolve(first, &flipped, reader).is_ok()
             {
                 start = flipped;
@@ -344,10 +343,16 @@ fn written_for_the_other_side(node: &Node, pos: &Position, reader: &mut Reader) 
     else {
         return false;
     };
-    let flipped = pos.passed();
     text.resolve(pos, Mode::Strict).is_err()
-        && !flipped.is_king_attacked(flipped.turn().other())
-        && text.resolve(&flipped, Mode::Strict).is_ok()
+        && other_side_to_move(pos)
+            .is_some_and(|flipped| text.resolve(&flipped, Mode::Strict).is_ok())
+}
+
+/// `pos` with the other side to move, unless that leaves the side that just moved in check (no
+/// legal position).
+fn other_side_to_move(pos: &Position) -> Option<Position> {
+    let flipped = pos.passed();
+    (!flipped.is_king_attacked(flipped.turn().other())).then_some(flipped)
 }
 
 fn resolve(

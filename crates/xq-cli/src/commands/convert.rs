@@ -47,11 +47,13 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
     } else {
         out
     };
+    let collected = inputs::collect(&args.inputs, args.follow);
+    let nothing = collected.something();
     let inputs::Collected {
         files,
         missing,
         skipped,
-    } = inputs::collect(&args.inputs, args.follow);
+    } = collected;
     let mut status = ExitStatus::Success;
     for m in &missing {
         writeln!(out, "{}: cannot read it: {}", m.display, m.error)?;
@@ -144,11 +146,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
             )?;
         }
     }
-    if files.is_empty() && missing.is_empty() && skipped.is_empty() {
-        return Err(CliError::Invalid(
-            "no record files found in the inputs".to_owned(),
-        ));
-    }
+    nothing?;
     Ok(status)
 }
 

@@ -176,16 +176,13 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
     }
     fs::create_dir_all(dir).map_err(io_error(format!("cannot create {}", visible_path(dir))))?;
 
+    let collected = inputs::collect(plan.paths, plan.follow);
+    collected.something()?;
     let inputs::Collected {
         files,
         missing,
         skipped,
-    } = inputs::collect(plan.paths, plan.follow);
-    if files.is_empty() && missing.is_empty() && skipped.is_empty() {
-        return Err(CliError::Invalid(
-            "no record files found in the inputs".to_owned(),
-        ));
-    }
+    } = collected;
     let mut run = DatasetRun {
         plan,
         shards: Shards::new(plan),

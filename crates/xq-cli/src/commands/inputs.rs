@@ -6,6 +6,8 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use crate::error::CliError;
+
 /// Extensions of record files looked for in directories.
 pub(crate) const RECORD_EXTENSIONS: &[&str] = &[
     "pgn", "xqf", "cbr", "cbl", "cbf", "txt", "json", "htm", "html", "ubb",
@@ -66,6 +68,22 @@ pub(crate) struct Collected {
     pub(crate) files: Vec<Input>,
     pub(crate) missing: Vec<Missing>,
     pub(crate) skipped: Vec<Skipped>,
+}
+
+impl Collected {
+    /// Whether the paths named nothing to work on (an empty directory, a mount that is not there
+    /// yet): no success for any batch command.
+    ///
+    /// # Errors
+    /// Then, saying so.
+    pub(crate) fn something(&self) -> Result<(), CliError> {
+        if self.files.is_empty() && self.missing.is_empty() && self.skipped.is_empty() {
+            return Err(CliError::Invalid(
+                "no record files found in the inputs".to_owned(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The files named by `paths`, in order, each directory's files sorted by path.

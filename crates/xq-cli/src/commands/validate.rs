@@ -38,17 +38,13 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
     let pool = super::thread_pool(args.jobs)?;
     // A reader per worker, its syntax cache warm across files.
     let readers = ReaderPool::new(pool.current_num_threads(), mode);
+    let collected = inputs::collect(&args.paths, args.follow);
+    collected.something()?;
     let inputs::Collected {
         files,
         missing,
         skipped,
-    } = inputs::collect(&args.paths, args.follow);
-    // Nothing to check (an empty directory, a mount that is not there yet) is no success.
-    if files.is_empty() && missing.is_empty() && skipped.is_empty() {
-        return Err(CliError::Invalid(
-            "no record files found in the inputs".to_owned(),
-        ));
-    }
+    } = collected;
     let mut report = Reporter::new(args.report, out, options);
     report.header()?;
     for s in &skipped {
