@@ -328,9 +328,14 @@ pub fn read_dhtmlxq(text: &str) -> Vec<Result<Game, ReadError>> {
         let at = text.len() - body.len();
         line += newlines(&text[counted..at]);
         counted = at;
-        let end = body
+        // A record ends at its closing, or, not closed, where the next one opens (a page's
+        // later records are never read into the one before).
+        let next = body[RECORD_OPEN.len()..]
+            .find(RECORD_OPEN)
+            .map_or(body.len(), |i| i + RECORD_OPEN.len());
+        let end = body[..next]
             .find(RECORD_CLOSE)
-            .map_or(body.len(), |e| e + RECORD_CLOSE.len());
+            .map_or(next, |e| e + RECORD_CLOSE.len());
         games.push(read_one(&body[..end], at, line).map_err(|e| e.in_game(index)));
         index += 1;
         rest = &body[end..];
@@ -764,6 +769,22 @@ mod tests {
         assert_eq!(count(&game.moves), 2 + 82);
         let lines: Vec<_> = game.moves.iter().map(|n| n.source_line).collect();
         assert_eq!(lines, [Some(2), Some(3)]);
+    }
+
+    /// A record not closed ends where the next opens: a page's later records are read, not
+    /// lost in the one before.
+    #[test]
+    fn a_record_not_closed_ends_at_the_next() {
+        let text = "<html>\n[DhtmlXQ]\n[DhtmlXQ_red]A[/DhtmlXQ_red]\n\
+                    [DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n<p>next</p>\n\
+                    [DhtmlXQ]\n[DhtmlXQ_red]B[/DhtmlXQ_red]\n\
+                    [DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n</html>\n";
+        let games: Vec<Game> = read_dhtmlxq(text).into_iter().map(Result::unwrap).collect();
+        let read: Vec<(Option<&str>, usize)> = games
+            .iter()
+            .map(|g| (g.tag("Red"), g.moves.len()))
+            .collect();
+        assert_eq!(read, [(Some("A"), 1), (Some("B"), 2)]);
     }
 
     /// What a record holds and the game cannot place is said: a branch leaving a move its line
