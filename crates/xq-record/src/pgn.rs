@@ -7,7 +7,10 @@
 //! `( )` variations as a tree (nested up to [`MAX_DEPTH`] levels), `$n` annotations and `!?`
 //! marks (dropped), and a result token (`1-0`, `0-1`, `1/2-1/2`, `*`). Moves after a result start
 //! another game, with or without tags; text after a result without a word in move syntax, up to
-//! the next line starting with `[` (xqbase's advert trailer), is skipped. Whitespace includes
+//! the next line starting with `[` (xqbase's advert trailer), is skipped. After a game whose
+//! moves cannot be read (a stray `)`, a result inside a variation), its rest is passed over to its
+//! result (outside comments) or a tag line, and reading goes on there: a game written after it
+//! without tags is read, not lost with it. Whitespace includes
 //! the full-width space; a byte-order mark and CRLF are fine.
 //!
 //! # Writing
@@ -57,6 +60,24 @@ pub(crate) enum Skip {
     /// tag line or a line with a move, where the next game starts (one written without tags);
     /// whether a `{` comment is open.
     AfterResult { in_comment: bool },
+    /// After an error in a game's moves: the rest of the game, up to a tag line or past a result
+    /// outside comments (then as after any result: a game written on without tags is read, not
+    /// lost with the one that failed); what the reading is in, and whether only spaces were
+    /// passed since the last line end.
+    ToResult { within: Within, blank: bool },
+}
+
+/// What [`Skip::ToResult`] is passing over.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Within {
+    /// Moves, numbers and the like, between tokens.
+    Moves,
+    /// A `{` comment (which a tag line also ends).
+    Braces,
+    /// A `;` comment, to the line's end.
+    LineComment,
+    /// A word longer than any result, to its end.
+    LongToken,
 }
 
 /// One step of reading a piece of text that may continue (see [`PgnReader::step`]).
@@ -267,6 +288,11 @@ impl<'a> PgnReader<'a> {
                         return false;
                     }
                 }
+                Skip::ToResult { within, blank } => {
+                    if !self.pass_to_result(within, blank, complete) {
+                        return false;
+                    }
+                }
                 Skip::ToGame => {
                     // Already at the next game's tags (an error found where the movetext ended)?
                     let at_tags = self.at_line_start() && self.peek() == Some('[');
@@ -450,7 +476,14 @@ impl<'a> PgnReader<'a> {
                     Ok(game)
                 }
                 Err(e) => {
-                    self.skip = Skip::ToGame;
+                    // (An error that leaves nothing readable after it, a comment never closed,
+                    // says what to skip itself.)
+                    if self.skip == Skip::None {
+                        self.skip = Skip::ToResult {
+                            within: Within::Moves,
+                            blank: self.at_line_start(),
+                        };
+                    }
                     Err(e)
                 }
             };
@@ -553,6 +586,8 @@ impl<'a> PgnReader<'a> {
                             "a comment opened with { is never closed with }; close it or remove the {"
                                 .to_owned()
                         };
+                        // The rest is the comment's: reading goes on at the next tag line.
+                        self.skip = Skip::ToGame;
                         return Err(ReadError::new(ReadErrorKind::Syntax, message)
                             .at(start)
                             .on_line(start_line)
@@ -736,6 +771,96 @@ impl<'a> PgnReader<'a> {
         }
     }
 
+    /// Passes over the rest of a game whose moves could not be read (see [`Skip::ToResult`]):
+    /// up to a line starting (after spaces) with `[`, or past a result token outside comments,
+    /// then on as after any result. Whether that place was found (`self.skip` says what is left
+    /// when the text ended first; a token the text may not hold whole is left to be read again
+    /// with the text that follows, unless it is already longer than any result).
+    fn pass_to_result(&mut self, mut within: Within, mut blank: bool, complete: bool) -> bool {
+        loop {
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let Some(&b) = rest.first() else {
+                self.skip = Skip::ToResult { within, blank };
+                return false;
+            };
+            if b == b'\n' {
+                self.advance(1);
+                blank = true;
+                if within != Within::Braces {
+                    within = Within::Moves;
+                }
+                continue;
+            }
+            if blank && b == b'[' {
+                self.skip = Skip::None;
+                return true;
+            }
+            if b.is_ascii_whitespace() {
+                self.advance(1);
+                continue;
+            }
+            blank = false;
+            match within {
+                Within::Braces => match memchr::memchr2(b'}', b'\n', rest) {
+                    Some(i) if rest[i] == b'}' => {
+                        self.advance(i + 1);
+                        within = Within::Moves;
+                    }
+                    Some(i) => self.advance(i),
+                    None => self.advance(rest.len()),
+                },
+                Within::LineComment => {
+                    self.advance(memchr::memchr(b'\n', rest).unwrap_or(rest.len()));
+                }
+                Within::LongToken => {
+                    let len = token_len(rest);
+                    self.advance(len);
+                    if len < rest.len() {
+                        within = Within::Moves;
+                    }
+                }
+                Within::Moves => match b {
+                    b'{' => {
+                        self.advance(1);
+                        within = Within::Braces;
+                    }
+                    b';' => {
+                        self.advance(1);
+                        within = Within::LineComment;
+                    }
+                    _ if ends_token(b) => self.advance(1),
+                    _ => {
+                        let len = token_len(rest);
+                        if len == 0 {
+                            // A space of Unicode's.
+                            self.advance(unicode_space_len(rest).max(utf8_len(b)));
+                            continue;
+                        }
+                        if len == rest.len() && !complete {
+                            if len <= LONGEST_RESULT {
+                                self.skip = Skip::ToResult { within, blank };
+                                return false;
+                            }
+                            self.advance(len);
+                            within = Within::LongToken;
+                            continue;
+                        }
+                        let is_result = self
+                            .text
+                            .get(self.pos..self.pos + len)
+                            .and_then(result_token)
+                            .is_some();
+                        self.advance(len);
+                        if is_result {
+                            self.skip = Skip::AfterResult { in_comment: false };
+                            return true;
+                        }
+                    }
+                },
+            }
+        }
+    }
+
     /// A run of characters up to whitespace or a delimiter.
     fn read_token(&mut self) -> &'a str {
         let start = self.pos;
@@ -875,6 +1000,29 @@ fn attach_comment(
         None if depth == 1 => append(&mut game.comment, body),
         None => append(pending, body),
     }
+}
+
+/// The longest result token, in bytes (`1/2-1/2`).
+const LONGEST_RESULT: usize = 7;
+
+/// The length of the token `bytes` start with: up to whitespace or a delimiter, as
+/// [`PgnReader::read_token`] reads one.
+fn token_len(bytes: &[u8]) -> usize {
+    let mut pos = 0;
+    while let Some(&b) = bytes.get(pos) {
+        if b < 0x80 {
+            if ends_token(b) {
+                break;
+            }
+            pos += 1;
+        } else {
+            if may_start_space(b) && unicode_space_len(&bytes[pos..]) > 0 {
+                break;
+            }
+            pos += utf8_len(b);
+        }
+    }
+    pos.min(bytes.len())
 }
 
 fn result_token(token: &str) -> Option<&'static str> {
@@ -1264,6 +1412,47 @@ mod tests {
         let both = read("[Event \"bad\"]\n1. h2e2 )\n[Event \"good\"]\n1. h2e2 *\n");
         assert!(both[0].is_err());
         assert_eq!(both[1].as_ref().unwrap().tag("Event"), Some("good"));
+    }
+
+    /// A game whose moves cannot be read loses no game after it: its rest is passed over to its
+    /// result (outside comments) or to a tag line, and a game written on without tags is read.
+    #[test]
+    fn games_after_a_broken_one_are_read() {
+        let moves = |text: &str| -> Vec<Option<Vec<String>>> {
+            read(text)
+                .into_iter()
+                .map(|g| {
+                    g.ok()
+                        .map(|g| texts(&g.moves).iter().map(|t| t.to_string()).collect())
+                })
+                .collect()
+        };
+        let ok = |moves: &[&str]| Some(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            moves("1. h2e2 1-0\n\n1. h2e2 ) h9g7 1-0\n\n1. b2e2 b9c7 0-1\n\n1. c3c4 *\n"),
+            [ok(&["h2e2"]), None, ok(&["b2e2", "b9c7"]), ok(&["c3c4"])]
+        );
+        // Results in comments and in words do not end the broken game; on the result's line, a
+        // move starts the next.
+        assert_eq!(
+            moves("1. h2e2 ) {1-0} ; 0-1\nh9g7 x1-0 1-0 2. c3c4 *\n1. h0g2 *"),
+            [None, ok(&["c3c4"]), ok(&["h0g2"])]
+        );
+        // A tag line ends it, inside a comment too; so does the text's end.
+        assert_eq!(
+            moves("1. h2e2 ) {open\n  [Event \"b\"]\n1. c3c4 *\n1. h2e2 ( h0g2"),
+            [None, ok(&["c3c4"]), None]
+        );
+        // Unicode spaces part words as in moves: the result after one is the result.
+        assert_eq!(
+            moves("1. h2e2 )\u{3000}1-0\u{3000}\n1. c3c4 *"),
+            [None, ok(&["c3c4"])]
+        );
+        // A comment never closed takes the rest, to the next tag line.
+        assert_eq!(
+            moves("1. h2e2 {open 1-0\n1. c3c4 *\n[Event \"b\"]\n1. h0g2 *"),
+            [None, ok(&["h0g2"])]
+        );
     }
 
     #[test]

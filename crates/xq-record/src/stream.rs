@@ -1019,6 +1019,25 @@ mod tests {
         });
     }
 
+    /// The games after one whose moves cannot be read (its rest passed over to its result or a
+    /// tag line) are read streamed and in pieces as whole: the skip goes on across pieces.
+    #[test]
+    fn games_after_a_broken_one_stream_as_whole() {
+        let mut text = pgn(2);
+        for _ in 0..3 {
+            text.push_str(
+                "1. 炮二平五 ) {1-0 ; 0-1\n} ; 1-0\n马８进７ 1/2-1/2\n\n1. 兵七进一 卒７进１ *\n",
+            );
+            text.push_str("1. 炮二平五 )　1-0　1. 兵七进一 *\n");
+            text.push_str(&format!("1. 马二进三 ) {}1-0 ( 1-0\n", "长".repeat(40)));
+            text.push_str(&pgn(1));
+        }
+        in_each_encoding_every_way_is_whole(&text, |whole| {
+            assert_eq!(whole.len(), 2 + 3 * 6);
+            assert_eq!(whole.iter().filter(|g| g.is_err()).count(), 3 * 3);
+        });
+    }
+
     /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the
     /// games read whole first.
     fn in_each_encoding_every_way_is_whole(text: &str, check: impl Fn(&[Result<Game, ReadError>])) {
