@@ -211,6 +211,12 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     if utf8_so_far(bytes).is_some_and(|valid| valid == bytes.len() || !bytes[..valid].is_ascii()) {
         return Encoding::Utf8;
     }
+    gbk_or_big5(bytes)
+}
+
+/// Whether `bytes`, text in one of the two double-byte encodings of Chinese, are GBK or Big5 (GBK
+/// when they cannot tell): what [`detect`] decides for text that is not UTF-8 or UTF-16.
+pub(crate) fn gbk_or_big5(bytes: &[u8]) -> Encoding {
     let codes = codes();
     let (mut gbk, mut big5) = (0usize, 0usize);
     let mut i = 0;

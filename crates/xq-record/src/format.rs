@@ -303,11 +303,11 @@ pub(crate) fn read_with(
     };
     let mut not_games = Vec::new();
     let games = match format {
-        // XQF's text is GBK unless the user says otherwise.
-        Format::Xqf => vec![xqf::read_xqf_in(
-            bytes,
-            options.encoding.unwrap_or(Encoding::Gbk),
-        )],
+        // XQF's text is GBK or Big5 as it reads, unless the user says which.
+        Format::Xqf => vec![match options.encoding {
+            Some(encoding) => xqf::read_xqf_in(bytes, encoding),
+            None => xqf::read_xqf(bytes),
+        }],
         Format::Cbr => vec![ccbridge::read_cbr(bytes)],
         Format::Cbl => {
             let (games, sections) = ccbridge::read_cbl(bytes)?;

@@ -101,25 +101,34 @@ struct Record {
     to: u8,
     child: bool,
     sibling: bool,
+    /// The comment's bytes as stored (decoded once the text's encoding is known).
+    raw_comment: Vec<u8>,
     comment: Option<String>,
 }
 
-/// Reads an XQF file.
+/// Reads an XQF file. Its strings and comments are text in GBK, as XQF's own programs write it,
+/// unless they read as Big5 (a file from a program of Taiwan or Hong Kong): told from all of
+/// them together, as a text file's encoding is ([`crate::encoding::detect`]), GBK when that
+/// cannot tell.
 ///
 /// # Errors
 /// A typed error with the byte offset: not XQF, an unknown version, bad keys, a truncated tree,
 /// squares outside the board, variations nested too deep.
 pub fn read_xqf(bytes: &[u8]) -> Result<Game, ReadError> {
-    read_xqf_in(bytes, Encoding::Gbk)
+    read_xqf_as(bytes, None)
 }
 
-/// Reads an XQF file whose strings and comments are text in `encoding`: GBK, as XQF's own
-/// programs write it ([`read_xqf`]), unless the reader is told otherwise (`--encoding big5` for a
-/// file made by a Big5 program).
+/// Reads an XQF file whose strings and comments are text in `encoding` (`--encoding big5` for a
+/// file made by a Big5 program that [`read_xqf`] would not tell).
 ///
 /// # Errors
 /// As [`read_xqf`].
 pub fn read_xqf_in(bytes: &[u8], encoding: Encoding) -> Result<Game, ReadError> {
+    read_xqf_as(bytes, Some(encoding))
+}
+
+/// Reads an XQF file, its text in `encoding` if given, else as [`read_xqf`] tells it.
+fn read_xqf_as(bytes: &[u8], encoding: Option<Encoding>) -> Result<Game, ReadError> {
     if bytes.len() < 2 || &bytes[..2] != b"XQ" {
         return Err(ReadError::new(
             ReadErrorKind::UnknownFormat,
@@ -152,14 +161,26 @@ pub fn read_xqf_in(bytes: &[u8], encoding: Encoding) -> Result<Game, ReadError> 
     };
 
     let mut game = Game::default();
-    for (offset, size, name) in STRINGS {
+    let strings = STRINGS.map(|(offset, size, name)| {
         let field = &bytes[offset..offset + size];
         let len = usize::from(field[0]).min(size - 1);
-        let text = decode(&field[1..1 + len], encoding);
-        let text = text.trim_end_matches('\0').trim();
-        if !text.is_empty() {
-            game.tags.push((name.to_owned(), text.to_owned()));
+        (name, &field[1..1 + len])
+    });
+    let mut records = read_records(bytes, version, &keys)?;
+    let encoding = encoding.unwrap_or_else(|| {
+        let texts = strings
+            .iter()
+            .map(|(_, raw)| *raw)
+            .chain(records.iter().map(|r| r.raw_comment.as_slice()));
+        text_encoding(texts)
+    });
+    for (name, raw) in strings {
+        if let Some(text) = text_of(raw, encoding) {
+            game.tags.push((name.to_owned(), text));
         }
+    }
+    for record in &mut records {
+        record.comment = text_of(&record.raw_comment, encoding);
     }
     let result = match bytes[0x33] {
         1 => Some(Outcome::RedWins),
@@ -198,7 +219,6 @@ pub fn read_xqf_in(bytes: &[u8], encoding: Encoding) -> Result<Game, ReadError> 
         board.put(square, Piece::new(color, ROLES[i % 16]));
     }
 
-    let records = read_records(bytes, version, &keys, encoding)?;
     let Some((root, moves)) = records.split_first() else {
         return Err(ReadError::new(
             ReadErrorKind::Truncated,
@@ -238,12 +258,28 @@ fn xqf_square(byte: u8) -> Option<Square> {
     ))
 }
 
-fn read_records(
-    bytes: &[u8],
-    version: u8,
-    keys: &Keys,
-    encoding: Encoding,
-) -> Result<Vec<Record>, ReadError> {
+/// The encoding of XQF text, the strings and comments of a file (`texts`): Big5 if they read as
+/// Big5, else GBK (XQF's own), whatever else they might read as (GBK text is often valid UTF-8).
+fn text_encoding<'a>(texts: impl Iterator<Item = &'a [u8]>) -> Encoding {
+    let mut all = Vec::new();
+    for text in texts {
+        all.extend_from_slice(text);
+        all.push(b'\n');
+    }
+    if all.is_ascii() {
+        return Encoding::Gbk;
+    }
+    crate::encoding::gbk_or_big5(&all)
+}
+
+/// The text of a string or comment stored as `raw`, trimmed, if there is any.
+fn text_of(raw: &[u8], encoding: Encoding) -> Option<String> {
+    let text = decode(raw, encoding);
+    let text = text.trim_end_matches('\0').trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+fn read_records(bytes: &[u8], version: u8, keys: &Keys) -> Result<Vec<Record>, ReadError> {
     let byte = |p: usize| -> Result<u8, ReadError> {
         let raw = *bytes.get(p).ok_or_else(|| {
             ReadError::new(
@@ -285,7 +321,7 @@ fn read_records(
                 true,
             )
         };
-        let mut comment = None;
+        let mut raw_comment = Vec::new();
         if has_comment {
             let len_bytes = [byte(p)?, byte(p + 1)?, byte(p + 2)?, byte(p + 3)?];
             p += 4;
@@ -313,13 +349,8 @@ fn read_records(
                 };
                 return Err(ReadError::new(kind, message).at(p - 4));
             }
-            let raw: Vec<u8> = (p..p + len).map(byte).collect::<Result<_, _>>()?;
+            raw_comment = (p..p + len).map(byte).collect::<Result<_, _>>()?;
             p += len;
-            let text = decode(&raw, encoding)
-                .trim_end_matches('\0')
-                .trim()
-                .to_owned();
-            comment = (!text.is_empty()).then_some(text);
         }
         open = open - 1 + usize::from(child) + usize::from(sibling);
         records.push(Record {
@@ -327,7 +358,8 @@ fn read_records(
             to,
             child,
             sibling,
-            comment,
+            raw_comment,
+            comment: None,
         });
     }
     Ok(records)
@@ -622,31 +654,65 @@ mod tests {
 
     use super::*;
 
-    /// XQF's strings are GBK, or what the reader is told: a file from a Big5 program reads
-    /// right with its encoding given.
-    #[test]
-    fn strings_in_the_encoding_given() {
-        let mut game = Game::default();
-        game.tags.push(("Red".to_owned(), "x".to_owned()));
-        game.comment = Some("y".to_owned());
-        let mut bytes = write_xqf(&game, XqfVersion::Plain);
-        let (offset, _, _) = STRINGS
-            .iter()
-            .find(|(_, _, n)| *n == "Red")
-            .copied()
-            .unwrap();
-        let (big5, _, lossy) = encoding_rs::BIG5.encode("呂欽");
-        assert!(!lossy);
-        bytes[offset] = big5.len() as u8;
-        bytes[offset + 1..offset + 1 + big5.len()].copy_from_slice(&big5);
-        let red = |game: &Game| game.tag("Red").unwrap().to_owned();
-        assert_eq!(red(&read_xqf_in(&bytes, Encoding::Big5).unwrap()), "呂欽");
-        assert_ne!(red(&read_xqf(&bytes).unwrap()), "呂欽");
-        let options = crate::ReadOptions {
-            encoding: Some(Encoding::Big5),
-            format: None,
+    /// An XQF file (plain: its bytes as stored) with `red` as the Red player's name and `comment`
+    /// as the game's comment, both as `encoding` writes them.
+    fn xqf_with(red: &str, comment: &str, encoding: &'static encoding_rs::Encoding) -> Vec<u8> {
+        let encoded = |text: &str| {
+            let (bytes, _, lossy) = encoding.encode(text);
+            assert!(!lossy);
+            bytes.into_owned()
         };
-        let read = crate::read(&bytes, Some("xqf"), options).unwrap();
-        assert_eq!(red(read.games[0].as_ref().unwrap()), "呂欽");
+        let (red, comment) = (encoded(red), encoded(comment));
+        // Written with stand-ins of the same lengths, which are then replaced.
+        let mut game = Game::default();
+        game.tags
+            .push(("Red".to_owned(), "R".repeat(red.len().max(1))));
+        game.comment = Some("C".repeat(comment.len().max(1)));
+        let mut bytes = write_xqf(&game, XqfVersion::Plain);
+        for (stand_in, text) in [(b'R', &red), (b'C', &comment)] {
+            let at = bytes
+                .windows(text.len().max(1))
+                .position(|w| w.iter().all(|&b| b == stand_in))
+                .unwrap();
+            bytes[at..at + text.len()].copy_from_slice(text);
+        }
+        bytes
+    }
+
+    /// XQF's strings and comments are GBK, or Big5 when they read as Big5 (a file from a Big5
+    /// program), or what the reader is told.
+    #[test]
+    fn strings_in_their_encoding() {
+        let red = |game: &Game| game.tag("Red").unwrap().to_owned();
+        let read = |bytes: &[u8], encoding| {
+            let options = crate::ReadOptions {
+                encoding,
+                format: None,
+            };
+            let game = crate::read(bytes, Some("xqf"), options)
+                .unwrap()
+                .games
+                .remove(0);
+            let game = game.unwrap();
+            (red(&game), game.comment.unwrap_or_default())
+        };
+        let big5 = xqf_with("呂欽", "紅方先手，黑方應以屏風馬", encoding_rs::BIG5);
+        let gbk = xqf_with("吕钦", "红方先手，黑方应以屏风马", encoding_rs::GB18030);
+        let traditional = ("呂欽".to_owned(), "紅方先手，黑方應以屏風馬".to_owned());
+        let simplified = ("吕钦".to_owned(), "红方先手，黑方应以屏风马".to_owned());
+        assert_eq!(read(&big5, None), traditional);
+        assert_eq!(read(&gbk, None), simplified);
+        assert_eq!(read(&big5, Some(Encoding::Big5)), traditional);
+        // Told wrong, read as told.
+        assert_ne!(read(&big5, Some(Encoding::Gbk)), traditional);
+        assert_eq!(red(&read_xqf_in(&big5, Encoding::Big5).unwrap()), "呂欽");
+        assert_eq!(red(&read_xqf(&big5).unwrap()), "呂欽");
+        // Names alone tell it too; text that is ASCII throughout is read as GBK (the same).
+        let name_only = xqf_with("胡榮華", "", encoding_rs::BIG5);
+        assert_eq!(read(&name_only, None).0, "胡榮華");
+        assert_eq!(
+            read(&xqf_with("Hu", "ok", encoding_rs::BIG5), None),
+            ("Hu".to_owned(), "ok".to_owned())
+        );
     }
 }
