@@ -361,9 +361,20 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
     let field = |name: &str| first.get(name).map(|&i| &fields[i]);
     let get = |name: &str| field(name).map(|(_, v, _)| v.as_str());
     let mut game = Game::default();
-    for (name, value, _) in &fields {
+    for (i, (name, value, _)) in fields.iter().enumerate() {
         let value = unescape(value).trim().to_owned();
         if value.is_empty() {
+            continue;
+        }
+        // A field of the game given again with another value: the first is read, the other said.
+        let first_of_name = first.get(name.as_str()).copied();
+        if is_structural(name) && first_of_name != Some(i) {
+            let first = first_of_name.map(|f| unescape(&fields[f].1).trim().to_owned());
+            if first.as_deref() != Some(value.as_str()) {
+                game.unread.push(format!(
+                    "the field {name} given again, with another value (the first one given is read)"
+                ));
+            }
             continue;
         }
         if let Some((_, tag)) = TAGS.iter().find(|(n, _)| n == name) {
@@ -789,7 +800,8 @@ mod tests {
 
     /// What a record holds and the game cannot place is said: a branch leaving a move its line
     /// does not have, a comment on a move that is not there, a branch given twice or leaving
-    /// itself.
+    /// itself, a field of the game given again with another value (the same value again is
+    /// nothing lost).
     #[test]
     fn what_is_not_read_is_said() {
         let text = "[DhtmlXQ]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n\
@@ -800,6 +812,8 @@ mod tests {
                     [DhtmlXQ_move_1_2_0]1242[/DhtmlXQ_move_1_2_0]\n\
                     [DhtmlXQ_move_0_x_2_1]1242[/DhtmlXQ_move_0_x_2_1]\n\
                     [DhtmlXQ_comment2]kept[/DhtmlXQ_comment2]\n\
+                    [DhtmlXQ_comment2]again[/DhtmlXQ_comment2]\n\
+                    [DhtmlXQ_comment2] kept [/DhtmlXQ_comment2]\n\
                     [DhtmlXQ_comment99]lost[/DhtmlXQ_comment99]\n[/DhtmlXQ]\n";
         let game = read_dhtmlxq(text).remove(0).unwrap();
         assert_eq!(game.moves[1].comment.as_deref(), Some("kept"));
@@ -811,6 +825,7 @@ mod tests {
                 "branch 3, which leaves move 5 of line 0, a move not reached from the main line",
                 "branch 4 (move_4_1_4), which leaves itself",
                 "the comment comment99, which follows no move of the record",
+                "the field comment2 given again, with another value (the first one given is read)",
                 "the field move_0_x_2_1, whose name is no branch's (move_PARENT_STEP_BRANCH)",
             ]
         );
