@@ -621,7 +621,17 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             .sum()
     }
     match crate::replay::start_position(game) {
-        Ok((pos, _)) => lost.extend(homeless_words(slots(&pos).1, "XQF")),
+        Ok((pos, _)) => {
+            lost.extend(homeless_words(slots(&pos).1, "XQF"));
+            // XQF holds the pieces' places and the side to move, not the FEN's counts.
+            if (pos.fullmoves(), pos.halfmoves()) != (1, 0) {
+                lost.push(format!(
+                    "the start position's move number {} and count of plies without a capture {} (XQF holds neither: read back as 1 and 0)",
+                    pos.fullmoves(),
+                    pos.halfmoves()
+                ));
+            }
+        }
         Err(bad) => lost.push(unplayable_start(&bad, "XQF")),
     }
     // XQF's text is GBK: what GBK cannot hold is written as `&#…;` references.
@@ -653,6 +663,43 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// The counts of a FEN start, which XQF has no field for, are said when they are not the
+    /// ones reading back gives.
+    #[test]
+    fn start_counts_xqf_cannot_hold_are_said() {
+        let said = |fen: &str| {
+            let game = Game {
+                fen: Some(fen.to_owned()),
+                ..Game::default()
+            };
+            crate::write::write_xqf(&game, XqfVersion::Plain)
+                .dropped
+                .into_iter()
+                .filter(|d| d.contains("move number"))
+                .collect::<Vec<_>>()
+        };
+        let board = "4k4/9/9/9/9/9/9/9/4A4/4K4";
+        assert_eq!(
+            said(&format!("{board} b - - 3 37")),
+            [
+                "the start position's move number 37 and count of plies without a capture 3 (XQF holds neither: read back as 1 and 0)"
+            ]
+        );
+        assert!(said(&format!("{board} b - - 0 1")).is_empty());
+        let game = read_xqf(
+            &crate::write::write_xqf(
+                &Game {
+                    fen: Some(format!("{board} b - - 3 37")),
+                    ..Game::default()
+                },
+                XqfVersion::Plain,
+            )
+            .bytes,
+        )
+        .unwrap();
+        assert_eq!(game.fen.as_deref(), Some(&*format!("{board} b - - 0 1")));
+    }
 
     /// An XQF file (plain: its bytes as stored) with `red` as the Red player's name and `comment`
     /// as the game's comment, both as `encoding` writes them.
