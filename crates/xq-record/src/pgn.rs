@@ -60,11 +60,17 @@ pub(crate) enum Skip {
     /// tag line or a line with a move, where the next game starts (one written without tags);
     /// whether a `{` comment is open.
     AfterResult { in_comment: bool },
-    /// After an error in a game's moves: the rest of the game, up to a tag line or past a result
-    /// outside comments (then as after any result: a game written on without tags is read, not
-    /// lost with the one that failed); what the reading is in, and whether only spaces were
-    /// passed since the last line end.
-    ToResult { within: Within, blank: bool },
+    /// After an error in a game's moves: the rest of the game, up to a tag line or past its
+    /// result (then as after any result: a game written on without tags is read, not lost with
+    /// the one that failed); what the reading is in, whether only spaces were passed since the
+    /// last line end, and how many variations are open. A result outside comments ends the game
+    /// outside every variation, or inside one when it is the last word of its line (as a game's
+    /// result is written: a variation never closed), not when a word follows it there.
+    ToResult {
+        within: Within,
+        blank: bool,
+        depth: u32,
+    },
 }
 
 /// What [`Skip::ToResult`] is passing over.
@@ -78,6 +84,8 @@ pub(crate) enum Within {
     LineComment,
     /// A word longer than any result, to its end.
     LongToken,
+    /// Spaces after a result inside a variation: it ends the game if its line ends first.
+    ResultInVariation,
 }
 
 /// One step of reading a piece of text that may continue (see [`PgnReader::step`]).
@@ -288,8 +296,12 @@ impl<'a> PgnReader<'a> {
                         return false;
                     }
                 }
-                Skip::ToResult { within, blank } => {
-                    if !self.pass_to_result(within, blank, complete) {
+                Skip::ToResult {
+                    within,
+                    blank,
+                    depth,
+                } => {
+                    if !self.pass_to_result(within, blank, depth, complete) {
                         return false;
                     }
                 }
@@ -479,10 +491,7 @@ impl<'a> PgnReader<'a> {
                     // (An error that leaves nothing readable after it, a comment never closed,
                     // says what to skip itself.)
                     if self.skip == Skip::None {
-                        self.skip = Skip::ToResult {
-                            within: Within::Moves,
-                            blank: self.at_line_start(),
-                        };
+                        self.pass_rest(0);
                     }
                     Err(e)
                 }
@@ -609,6 +618,7 @@ impl<'a> PgnReader<'a> {
                     opened.push((start, self.line));
                     self.bump();
                     if stack.last().is_some_and(Vec::is_empty) {
+                        self.pass_rest(opened.len());
                         return Err(self.error_at(
                             start,
                             ReadErrorKind::Syntax,
@@ -616,6 +626,7 @@ impl<'a> PgnReader<'a> {
                         ));
                     }
                     if stack.len() > MAX_DEPTH {
+                        self.pass_rest(opened.len());
                         return Err(self.error_at(
                             start,
                             ReadErrorKind::TooDeep,
@@ -628,6 +639,7 @@ impl<'a> PgnReader<'a> {
                     let start = self.pos;
                     self.bump();
                     if stack.len() < 2 {
+                        self.pass_rest(0);
                         return Err(self.error_at(
                             start,
                             ReadErrorKind::Syntax,
@@ -650,6 +662,9 @@ impl<'a> PgnReader<'a> {
                     }
                     if let Some(result) = result_token(token) {
                         if stack.len() > 1 {
+                            // Passed over from the result itself: it may be the game's end.
+                            self.pos = start;
+                            self.pass_rest(opened.len());
                             return Err(self.error_at(
                                 start,
                                 ReadErrorKind::Syntax,
@@ -691,6 +706,7 @@ impl<'a> PgnReader<'a> {
             }
         }
         if let Some(&(pos, line)) = opened.last() {
+            self.pass_rest(opened.len());
             let message = if opened.len() == 1 {
                 "this variation's ( is never closed with ): add the ) after its last move"
                     .to_owned()
@@ -771,20 +787,44 @@ impl<'a> PgnReader<'a> {
         }
     }
 
+    /// Sets what to skip after an error in the moves, with `depth` variations open: the rest
+    /// of the game (see [`Skip::ToResult`]).
+    fn pass_rest(&mut self, depth: usize) {
+        self.skip = Skip::ToResult {
+            within: Within::Moves,
+            blank: self.at_line_start(),
+            depth: u32::try_from(depth).unwrap_or(u32::MAX),
+        };
+    }
+
     /// Passes over the rest of a game whose moves could not be read (see [`Skip::ToResult`]):
-    /// up to a line starting (after spaces) with `[`, or past a result token outside comments,
-    /// then on as after any result. Whether that place was found (`self.skip` says what is left
-    /// when the text ended first; a token the text may not hold whole is left to be read again
-    /// with the text that follows, unless it is already longer than any result).
-    fn pass_to_result(&mut self, mut within: Within, mut blank: bool, complete: bool) -> bool {
+    /// up to a line starting (after spaces) with `[`, or past the game's result, then on as after
+    /// any result. Whether that place was found (`self.skip` says what is left when the text
+    /// ended first; a token the text may not hold whole is left to be read again with the text
+    /// that follows, unless it is already longer than any result).
+    fn pass_to_result(
+        &mut self,
+        mut within: Within,
+        mut blank: bool,
+        mut depth: u32,
+        complete: bool,
+    ) -> bool {
         loop {
             let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
             let Some(&b) = rest.first() else {
-                self.skip = Skip::ToResult { within, blank };
+                self.skip = Skip::ToResult {
+                    within,
+                    blank,
+                    depth,
+                };
                 return false;
             };
             if b == b'\n' {
                 self.advance(1);
+                if within == Within::ResultInVariation {
+                    self.skip = Skip::AfterResult { in_comment: false };
+                    return true;
+                }
                 blank = true;
                 if within != Within::Braces {
                     within = Within::Moves;
@@ -795,12 +835,19 @@ impl<'a> PgnReader<'a> {
                 self.skip = Skip::None;
                 return true;
             }
-            if b.is_ascii_whitespace() {
-                self.advance(1);
+            let space = match b {
+                _ if b < 0x80 => usize::from(b.is_ascii_whitespace()),
+                _ if may_start_space(b) => unicode_space_len(rest),
+                _ => 0,
+            };
+            if space > 0 {
+                self.advance(space);
                 continue;
             }
             blank = false;
             match within {
+                // A word after it on its line: the result is the variation's.
+                Within::ResultInVariation => within = Within::Moves,
                 Within::Braces => match memchr::memchr2(b'}', b'\n', rest) {
                     Some(i) if rest[i] == b'}' => {
                         self.advance(i + 1);
@@ -828,17 +875,24 @@ impl<'a> PgnReader<'a> {
                         self.advance(1);
                         within = Within::LineComment;
                     }
+                    b'(' => {
+                        self.advance(1);
+                        depth = depth.saturating_add(1);
+                    }
+                    b')' => {
+                        self.advance(1);
+                        depth = depth.saturating_sub(1);
+                    }
                     _ if ends_token(b) => self.advance(1),
                     _ => {
-                        let len = token_len(rest);
-                        if len == 0 {
-                            // A space of Unicode's.
-                            self.advance(unicode_space_len(rest).max(utf8_len(b)));
-                            continue;
-                        }
+                        let len = token_len(rest).max(utf8_len(b)).min(rest.len());
                         if len == rest.len() && !complete {
                             if len <= LONGEST_RESULT {
-                                self.skip = Skip::ToResult { within, blank };
+                                self.skip = Skip::ToResult {
+                                    within,
+                                    blank,
+                                    depth,
+                                };
                                 return false;
                             }
                             self.advance(len);
@@ -852,8 +906,11 @@ impl<'a> PgnReader<'a> {
                             .is_some();
                         self.advance(len);
                         if is_result {
-                            self.skip = Skip::AfterResult { in_comment: false };
-                            return true;
+                            if depth == 0 {
+                                self.skip = Skip::AfterResult { in_comment: false };
+                                return true;
+                            }
+                            within = Within::ResultInVariation;
                         }
                     }
                 },
@@ -1446,6 +1503,30 @@ mod tests {
         // Unicode spaces part words as in moves: the result after one is the result.
         assert_eq!(
             moves("1. h2e2 )\u{3000}1-0\u{3000}\n1. c3c4 *"),
+            [None, ok(&["c3c4"])]
+        );
+        // A result inside a variation (an error) may be the game's end: the game after it is
+        // read. One inside a variation of the rest ends the game only as the last word of its
+        // line; a variation never closed is outside every variation once its line is done.
+        assert_eq!(
+            moves("1. h2e2 ( h0g2 1-0\n\n1. c3c4 *\n\n1. b2e2 *\n"),
+            [None, ok(&["c3c4"]), ok(&["b2e2"])]
+        );
+        assert_eq!(
+            moves("1. h2e2 ) h9g7 ( h0g2 1-0 )\n2. c3c4 c6c5 0-1\n\n1. b2e2 *"),
+            [None, ok(&["b2e2"])]
+        );
+        assert_eq!(
+            moves("1. h2e2 ) h9g7 ( h0g2 1-0 h9g7 ) 2. c3c4 0-1\n1. b2e2 *"),
+            [None, ok(&["b2e2"])]
+        );
+        assert_eq!(
+            moves("1. h2e2 ) ( h0g2 1-0  \n1. c3c4 *"),
+            [None, ok(&["c3c4"])]
+        );
+        // A tag line indented with a full-width space ends it too.
+        assert_eq!(
+            moves("1. h2e2 ) h9g7\n\u{3000}[Event \"x\"]\n1. c3c4 *\n"),
             [None, ok(&["c3c4"])]
         );
         // A comment never closed takes the rest, to the next tag line.

@@ -1029,12 +1029,16 @@ mod tests {
                 "1. 炮二平五 ) {1-0 ; 0-1\n} ; 1-0\n马８进７ 1/2-1/2\n\n1. 兵七进一 卒７进１ *\n",
             );
             text.push_str("1. 炮二平五 )　1-0　1. 兵七进一 *\n");
-            text.push_str(&format!("1. 马二进三 ) {}1-0 ( 1-0\n", "长".repeat(40)));
+            text.push_str(&format!(
+                "1. 马二进三 ) {}1-0 ( 1-0 ) 0-1\n",
+                "长".repeat(40)
+            ));
+            text.push_str("1. 炮二平五 ( 马８进７ 1-0   \n1. 兵七进一 *\n");
             text.push_str(&pgn(1));
         }
         in_each_encoding_every_way_is_whole(&text, |whole| {
-            assert_eq!(whole.len(), 2 + 3 * 6);
-            assert_eq!(whole.iter().filter(|g| g.is_err()).count(), 3 * 3);
+            assert_eq!(whole.len(), 2 + 3 * 8);
+            assert_eq!(whole.iter().filter(|g| g.is_err()).count(), 3 * 4);
         });
     }
 
