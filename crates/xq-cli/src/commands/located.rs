@@ -112,13 +112,26 @@ const CONTEXT: usize = 60;
 /// The most characters marked with carets.
 const MARKED: usize = 80;
 
+/// How far from a place its line's ends are looked for, in bytes: well beyond what is shown
+/// (four bytes a character at most).
+const LOOKED: usize = 4 * (SHORT + MARKED + CONTEXT);
+
 /// The line of `text` holding `range` (numbered `line_number`), with carets under the range;
 /// a long line is shown as a window around the range, `…` where it is cut.
 fn render(text: &str, range: Range<usize>, line_number: usize) -> String {
     let start = floor(text, range.start);
     let end = floor(text, range.end.max(start));
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    // The line's ends are looked for within [`LOOKED`] bytes of the place: what is shown of a
+    // longer line is a window of it anyway, and many places on one long line (a file of games
+    // on one line, each failing) cost each a bounded look, not the line's length.
+    let near_start = floor(text, start.saturating_sub(LOOKED));
+    let line_start = text[near_start..start]
+        .rfind('\n')
+        .map_or(near_start, |i| near_start + i + 1);
+    let near_end = floor(text, start.saturating_add(LOOKED));
+    let line_end = text[start..near_end]
+        .find('\n')
+        .map_or(near_end, |i| start + i);
     // `n` characters back from `from`, or forward, within the line.
     let back = |from: usize, n: usize| {
         text[line_start..from]
@@ -280,5 +293,22 @@ mod tests {
         assert_eq!(shown.matches('^').count(), MARKED, "{shown}");
         // A short line is shown whole.
         assert_eq!(render("ab\ncd", 4..5, 2), "  2 | cd\n    |  ^ here");
+        // A line longer than is looked along (its ends out of reach, Chinese characters to a
+        // point) is shown as the same window of it.
+        for (before, after) in [(LOOKED, LOOKED), (LOOKED / 3, 5 * LOOKED), (5 * LOOKED, 7)] {
+            let far = format!("a\n{}车{}\nb", "炮".repeat(before), "y".repeat(after));
+            let near = format!("{}车{}", "炮".repeat(SHORT), "y".repeat(SHORT));
+            let shown = |text: &str| {
+                let at = text.find('车').unwrap_or(0);
+                render(text, at..at + '车'.len_utf8(), 2)
+            };
+            let shown_far = shown(&far);
+            assert!(shown_far.starts_with("  2 | …炮"), "{shown_far}");
+            if after > CONTEXT {
+                assert_eq!(shown_far, shown(&near));
+            } else {
+                assert!(shown_far.contains("车yyyyyyy\n"), "{shown_far}");
+            }
+        }
     }
 }
