@@ -353,28 +353,54 @@ fn newlines(text: &str) -> u32 {
 /// Reads the record `text`, which starts at byte `base` and line `line` of the text read.
 pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
     let fields = fields(text);
-    // Each name's first field, found at once (a record may have a field for every move).
+    // Each name's field, found at once (a record may have a field for every move): the first
+    // with a value, else the first. Of the others given with a value, how many differ from it.
     let mut first: HashMap<&str, usize> = HashMap::with_capacity(fields.len());
     for (i, (name, _, _)) in fields.iter().enumerate() {
-        first.entry(name.as_str()).or_insert(i);
+        let slot = first.entry(name.as_str()).or_insert(i);
+        if fields[*slot].1.trim().is_empty() {
+            *slot = i;
+        }
+    }
+    let mut differing: Vec<(&str, usize)> = Vec::new();
+    for (i, (name, value, _)) in fields.iter().enumerate() {
+        // (Branches given twice are said as branches.)
+        let repeated = is_structural(name) && !name.starts_with("move_");
+        let read = first.get(name.as_str()).copied().unwrap_or(i);
+        // (Compared as written, but for spaces around: each comparison costs at most the
+        // shorter value, which a record of many repeats holds.)
+        let value = value.trim();
+        if repeated && read != i && !value.is_empty() && value != fields[read].1.trim() {
+            match differing.last_mut() {
+                Some((last, n)) if *last == name.as_str() => *n += 1,
+                _ => differing.push((name.as_str(), 1)),
+            }
+        }
     }
     let field = |name: &str| first.get(name).map(|&i| &fields[i]);
     let get = |name: &str| field(name).map(|(_, v, _)| v.as_str());
     let mut game = Game::default();
+    differing.sort_unstable();
+    differing.dedup_by(|b, a| {
+        let same = a.0 == b.0;
+        if same {
+            a.1 += b.1;
+        }
+        same
+    });
+    for (name, n) in differing {
+        game.unread.push(match n {
+            1 => format!("the field {name} given again with another value (the first one with a value is read)"),
+            n => format!("the field {name} given {n} more times with other values (the first one with a value is read)"),
+        });
+    }
     for (i, (name, value, _)) in fields.iter().enumerate() {
-        let value = unescape(value).trim().to_owned();
-        if value.is_empty() {
+        // Of a field of the game given more than once, the one read.
+        if is_structural(name) && first.get(name.as_str()) != Some(&i) {
             continue;
         }
-        // A field of the game given again with another value: the first is read, the other said.
-        let first_of_name = first.get(name.as_str()).copied();
-        if is_structural(name) && first_of_name != Some(i) {
-            let first = first_of_name.map(|f| unescape(&fields[f].1).trim().to_owned());
-            if first.as_deref() != Some(value.as_str()) {
-                game.unread.push(format!(
-                    "the field {name} given again, with another value (the first one given is read)"
-                ));
-            }
+        let value = unescape(value).trim().to_owned();
+        if value.is_empty() {
             continue;
         }
         if let Some((_, tag)) = TAGS.iter().find(|(n, _)| n == name) {
@@ -825,12 +851,42 @@ mod tests {
                 "branch 3, which leaves move 5 of line 0, a move not reached from the main line",
                 "branch 4 (move_4_1_4), which leaves itself",
                 "the comment comment99, which follows no move of the record",
-                "the field comment2 given again, with another value (the first one given is read)",
+                "the field comment2 given again with another value (the first one with a value is read)",
                 "the field move_0_x_2_1, whose name is no branch's (move_PARENT_STEP_BRANCH)",
             ]
         );
         // A record whose every part has its place says nothing.
         assert!(read_dhtmlxq(FULL).remove(0).unwrap().unread.is_empty());
+    }
+
+    /// A field of the game given more than once: the first with a value is read; the others
+    /// with other values are said once per field, with how many they are.
+    #[test]
+    fn fields_given_more_than_once() {
+        let record = |extra: &str| {
+            let text = format!(
+                "[DhtmlXQ]\n[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n{extra}[/DhtmlXQ]\n"
+            );
+            read_dhtmlxq(&text).remove(0).unwrap()
+        };
+        let game = record("[DhtmlXQ_result][/DhtmlXQ_result][DhtmlXQ_result]红胜[/DhtmlXQ_result]");
+        assert_eq!(game.tag("Result"), Some("1-0"));
+        assert!(game.unread.is_empty(), "{:?}", game.unread);
+        let many = "[DhtmlXQ_comment1]first[/DhtmlXQ_comment1]".to_owned()
+            + &"[DhtmlXQ_comment1]other[/DhtmlXQ_comment1]".repeat(500);
+        let game = record(&many);
+        assert_eq!(game.moves[0].comment.as_deref(), Some("first"));
+        assert_eq!(
+            game.unread,
+            [
+                "the field comment1 given 500 more times with other values (the first one with a value is read)"
+            ]
+        );
+        // A branch given twice is said once, as a branch.
+        let game = record(
+            "[DhtmlXQ_move_0_1_1]1242[/DhtmlXQ_move_0_1_1][DhtmlXQ_move_0_1_1]7062[/DhtmlXQ_move_0_1_1]",
+        );
+        assert_eq!(game.unread.len(), 1, "{:?}", game.unread);
     }
 
     #[test]
