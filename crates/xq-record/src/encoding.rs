@@ -269,7 +269,9 @@ fn big5_by_its_characters(bytes: &[u8]) -> bool {
             return false;
         }
         gbk_common += usize::from(gb2312_hanzi(a, b));
-        big5_common += usize::from(big5_frequent(a, b));
+        // A code of GB 2312's rows of symbols (box drawing, Greek, kana …) tells nothing: in
+        // GBK text it is a symbol, which Big5 reads as a frequent character.
+        big5_common += usize::from(big5_frequent(a, b) && !gb2312_symbol(a, b));
         i += 2;
     }
     big5_common > gbk_common
@@ -279,6 +281,12 @@ fn big5_by_its_characters(bytes: &[u8]) -> bool {
 /// character of simplified text in GBK is.
 fn gb2312_hanzi(a: u8, b: u8) -> bool {
     (0xB0..=0xF7).contains(&a) && (0xA1..=0xFE).contains(&b)
+}
+
+/// Whether `a b` is a symbol of GB 2312 (rows A1–A9: punctuation, full-width forms, kana, Greek,
+/// Cyrillic, pinyin, box drawing).
+fn gb2312_symbol(a: u8, b: u8) -> bool {
+    (0xA1..=0xA9).contains(&a) && (0xA1..=0xFE).contains(&b)
 }
 
 /// Whether `a b` is one of Big5's frequent characters (常用字, A440–C67E): what nearly every
@@ -848,6 +856,18 @@ mod tests {
         // Traditional characters in GBK (its extension, leads 81–A0, which Big5 has not) stay GBK.
         let gbk = encode("[Red \"楊官璘\"]\n\n1. h2e2 *\n", Encoding::Gbk);
         assert_eq!(detect(&gbk), Encoding::Gbk);
+        // So do GBK's symbols (box drawing, Greek, kana), which read as Big5 characters, alone or
+        // with a name.
+        for text in ["┌─┬─┐│├┼┤└┴┘", "─", "αβγ ΔΘ", "王 ┌─┐", "カ"]
+        {
+            let gbk = encode(&format!("1. h2e2 {{{text}}} 1-0\n"), Encoding::Gbk).into_owned();
+            assert_eq!(detect(&gbk), Encoding::Gbk, "{text}");
+        }
+        // Traditional names of characters in those rows' codes are still told by the others.
+        for name in ["王天一", "中原", "呂欽"] {
+            let big5 = encode(&format!("[Red \"{name}\"]\n"), Encoding::Big5).into_owned();
+            assert_eq!(detect(&big5), Encoding::Big5, "{name}");
+        }
     }
 
     #[test]

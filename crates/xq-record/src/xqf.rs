@@ -623,10 +623,11 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     match crate::replay::start_position(game) {
         Ok((pos, _)) => {
             lost.extend(homeless_words(slots(&pos).1, "XQF"));
-            // XQF holds the pieces' places and the side to move, not the FEN's counts.
+            // XQF holds the pieces' places and the side to move, not the FEN's counts (0x30,
+            // PlayStepNo, may be a move number to some readers; the samples all have 0).
             if (pos.fullmoves(), pos.halfmoves()) != (1, 0) {
                 lost.push(format!(
-                    "the start position's move number {} and count of plies without a capture {} (XQF holds neither: read back as 1 and 0)",
+                    "the start position's move number {} and count of plies without a capture {} (XQF has no field for the count, and its PlayStepNo, which readers do not agree on, is left 0 as the samples have it: read back as 1 and 0)",
                     pos.fullmoves(),
                     pos.halfmoves()
                 ));
@@ -683,7 +684,7 @@ mod tests {
         assert_eq!(
             said(&format!("{board} b - - 3 37")),
             [
-                "the start position's move number 37 and count of plies without a capture 3 (XQF holds neither: read back as 1 and 0)"
+                "the start position's move number 37 and count of plies without a capture 3 (XQF has no field for the count, and its PlayStepNo, which readers do not agree on, is left 0 as the samples have it: read back as 1 and 0)"
             ]
         );
         assert!(said(&format!("{board} b - - 0 1")).is_empty());
@@ -754,6 +755,12 @@ mod tests {
         assert_ne!(read(&big5, Some(Encoding::Gbk)), traditional);
         assert_eq!(red(&read_xqf_in(&big5, Encoding::Big5).unwrap()), "呂欽");
         assert_eq!(red(&read_xqf(&big5).unwrap()), "呂欽");
+        // GBK's symbols, which read as Big5 characters, are no sign of Big5.
+        let symbols = xqf_with("王", "┌─┬─┐ αβγ", encoding_rs::GB18030);
+        assert_eq!(
+            read(&symbols, None),
+            ("王".to_owned(), "┌─┬─┐ αβγ".to_owned())
+        );
         // Names alone tell it too; text that is ASCII throughout is read as GBK (the same).
         let name_only = xqf_with("胡榮華", "", encoding_rs::BIG5);
         assert_eq!(read(&name_only, None).0, "胡榮華");
