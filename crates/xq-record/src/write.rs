@@ -478,6 +478,9 @@ pub fn playable(game: &Game) -> (Game, Option<String>) {
             for v in &mut node.variations {
                 cut(v, pos.clone());
             }
+            // A variation whose first move does not replay is gone whole (an empty one is no
+            // variation: XQF would write its record and not its move, DhtmlXQ an empty branch).
+            node.variations.retain(|v| !v.is_empty());
             play(&mut pos, node);
         }
     }

@@ -484,3 +484,54 @@ fn pgn_says_which_moves_it_keeps_as_written() {
         assert_eq!(dropped.len(), usize::from(said), "{dropped:?}");
     }
 }
+
+/// A variation whose first move does not replay is left out whole, wherever it stands among its
+/// siblings: the XQF and DhtmlXQ written from the game read back as the game cut (an empty
+/// variation left in made an XQF its readers cannot read, and DhtmlXQ an empty branch).
+#[test]
+fn variations_that_do_not_replay_are_left_out_whole() {
+    for text in [
+        "1. 炮二平五 ( 1. 车九进九 ) 马８进７ *",
+        "1. 炮二平五 ( 1. 兵七进一 ) ( 1. 车九进九 ) 马８进７ *",
+        "1. 炮二平五 ( 1. 车九进九 ) ( 1. 兵七进一 ) 马８进７ *",
+        "1. 炮二平五 马８进７ ( 1... 车１进九 ) 2. 马二进三 ( 2. 车九进九 2... 车１进一 ) *",
+    ] {
+        let records = read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+        let mut game = records.games.into_iter().next().unwrap().unwrap();
+        let r = replay(&mut game, &mut Reader::new(Mode::Lenient));
+        assert!(!r.errors.is_empty(), "{text}");
+        let (cut, said) = write::playable(&game);
+        assert!(said.is_some(), "{text}");
+        let want = tree(&cut.moves, false);
+        let written = [
+            (
+                "XQF plain",
+                write::write_xqf(&game, XqfVersion::Plain),
+                "xqf",
+            ),
+            (
+                "XQF encrypted",
+                write::write_xqf(&game, XqfVersion::Encrypted),
+                "xqf",
+            ),
+            (
+                "DhtmlXQ",
+                write::write_dhtmlxq(std::slice::from_ref(&game)),
+                "ubb",
+            ),
+        ];
+        for (label, w, ext) in written {
+            let records = read(&w.bytes, Some(ext), ReadOptions::default())
+                .unwrap_or_else(|e| panic!("{text} via {label}: {e}"));
+            let mut back = records.games.into_iter().next().unwrap().unwrap();
+            resolve_all(&mut back);
+            assert_eq!(tree(&back.moves, false), want, "{text} via {label}");
+            assert!(
+                back.moves
+                    .iter()
+                    .all(|n| n.variations.iter().all(|v| !v.is_empty())),
+                "{text} via {label}"
+            );
+        }
+    }
+}
