@@ -1093,7 +1093,7 @@ fn result_token(token: &str) -> Option<&'static str> {
 }
 
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
-fn strip_move_number(token: &str) -> Option<&str> {
+pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
     // Counted by bytes: an ASCII digit is one byte, and no byte of another character is one.
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
@@ -1107,6 +1107,13 @@ fn strip_move_number(token: &str) -> Option<&str> {
     }
     if stripped.is_empty() {
         None
+    } else if stripped.starts_with(|c: char| c.is_ascii_digit())
+        && xq_notation::parse(stripped).is_err()
+        && xq_notation::parse(token).is_ok()
+    {
+        // A move that starts like a number: WXF names a pawn of two files with pawns by its
+        // file and place (`44.3`, `33.4`), which no move number is followed by.
+        Some(token)
     } else {
         Some(stripped)
     }
@@ -1562,5 +1569,13 @@ mod tests {
         assert_eq!(strip_move_number("3..."), None);
         assert_eq!(strip_move_number("3+.4"), Some("3+.4"));
         assert_eq!(strip_move_number("15=6"), Some("15=6"));
+        // WXF's pawns named by file and place: a move, after a number or not.
+        assert_eq!(strip_move_number("44.3"), Some("44.3"));
+        assert_eq!(strip_move_number("33.4"), Some("33.4"));
+        assert_eq!(strip_move_number("12.44.3"), Some("44.3"));
+        assert_eq!(strip_move_number("12.5"), Some("12.5"));
+        assert_eq!(strip_move_number("12.x"), Some("x"));
+        let game = read("[FEN \"5k3/9/9/9/9/9/3pp4/3pp4/3p5/R3K4 w - - 0 1\"]\n1. R9+1 44.3 *\n");
+        assert_eq!(texts(&game[0].as_ref().unwrap().moves), ["R9+1", "44.3"]);
     }
 }

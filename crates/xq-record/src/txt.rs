@@ -27,10 +27,25 @@ fn moves_into(game: &mut Game, text: &str, line: u32, at: usize) {
                 .chars()
                 .next()
                 .map_or(0, char::len_utf8);
-        let token = word
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches('.');
-        let token = if token.is_empty() { continue } else { token };
+        // Its move number (`12.`, `12、`) aside, as PGN's: a WXF pawn named by file and place
+        // (`33.4`, `3+.4`) starts with digits too.
+        let Some(token) = crate::pgn::strip_move_number(word) else {
+            continue;
+        };
+        // A number written against the move without a dot (`1炮二平五`).
+        let unnumbered = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        let token = if unnumbered.len() < token.len()
+            && !unnumbered.is_empty()
+            && xq_notation::parse(token).is_err()
+            && xq_notation::parse(unnumbered).is_ok()
+        {
+            unnumbered
+        } else {
+            token
+        };
+        if token.is_empty() {
+            continue;
+        }
         let raw = text
             .split_whitespace()
             .find(|t| t.ends_with(token))
@@ -43,7 +58,8 @@ fn moves_into(game: &mut Game, text: &str, line: u32, at: usize) {
             game.set_tag("Result", outcome.pgn());
             continue;
         }
-        if raw.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        if raw.chars().all(|c| c.is_ascii_digit() || c == '.') && xq_notation::parse(token).is_err()
+        {
             continue;
         }
         let mut node = Node::text(token);
@@ -181,5 +197,12 @@ mod tests {
         let c = read_txt("h2e2 h9g7 h0g2\n1. 炮二平五 马８进７ *\n");
         assert_eq!(c.len(), 2);
         assert_eq!(texts(c[1].as_ref().unwrap()), ["炮二平五", "马８进７"]);
+        // Numbers with a dot, a comma of enumeration, or none; WXF pawns named by file and
+        // place, which start with digits, are moves.
+        let d = read_txt("1.炮二平五 2、马二进三 3马八进七 33.4 3+.4 12.44.3\n");
+        assert_eq!(
+            texts(d[0].as_ref().unwrap()),
+            ["炮二平五", "马二进三", "马八进七", "33.4", "3+.4", "44.3"]
+        );
     }
 }
