@@ -406,9 +406,9 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
         if let Some((_, tag)) = TAGS.iter().find(|(n, _)| n == name) {
             game.tags.push(((*tag).to_owned(), value));
         } else if name == "result" {
-            let outcome = Outcome::parse(&value).unwrap_or(Outcome::Unknown);
-            game.tags
-                .push(("Result".to_owned(), outcome.pgn().to_owned()));
+            // A result in words this reader does not know is kept as written.
+            let result = Outcome::parse(&value).map_or(value, |o| o.pgn().to_owned());
+            game.tags.push(("Result".to_owned(), result));
         } else if !is_structural(name) && is_field_name(name) {
             game.tags.push((format!("{KEPT}{name}"), value));
         }
@@ -669,6 +669,9 @@ pub(crate) fn write_dhtmlxq(game: &Game) -> String {
             Outcome::Unknown => "未知",
         };
         field("result", word);
+    } else if let Some(words) = game.unread_result() {
+        // (The field is words: a result in words of its own is kept as it is.)
+        field("result", words);
     }
     let pos = crate::replay::start_position(game)
         .map(|(p, _)| p)
@@ -857,6 +860,31 @@ mod tests {
         );
         // A record whose every part has its place says nothing.
         assert!(read_dhtmlxq(FULL).remove(0).unwrap().unread.is_empty());
+    }
+
+    /// The result field in words: a result read as one, other words kept as written (and
+    /// written back so).
+    #[test]
+    fn results_in_words() {
+        let result = |value: &str| {
+            let text = format!(
+                "[DhtmlXQ]\n[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[DhtmlXQ_result]{value}[/DhtmlXQ_result]\n[/DhtmlXQ]\n"
+            );
+            read_dhtmlxq(&text).remove(0).unwrap()
+        };
+        for (value, read) in [
+            ("和局", "1/2-1/2"),
+            ("红先胜", "1-0"),
+            ("红方超时负", "0-1"),
+            ("黑负", "1-0"),
+            ("中止", "中止"),
+        ] {
+            let game = result(value);
+            assert_eq!(game.tag("Result"), Some(read), "{value}");
+            let written = write_dhtmlxq(&game);
+            let back = read_dhtmlxq(&written).remove(0).unwrap();
+            assert_eq!(back.tag("Result"), Some(read), "{value}: {written}");
+        }
     }
 
     /// A field of the game given more than once: the first with a value is read; the others

@@ -190,15 +190,91 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Reads a PGN result token (`1-0`, `0-1`, `1/2-1/2`, `*`) or a Chinese or English word.
+    /// Reads a PGN result token (`1-0`, `0-1`, `1/2-1/2`, `*`, also followed by words: `1-0
+    /// (forfeit)`) or words in Chinese or English: a side and what it did (`红胜`, `红先负`,
+    /// `黑方超时负`, `Red wins`, `black resigns`), a draw (`和局`, `和棋`, `draw`).
     pub fn parse(text: &str) -> Option<Outcome> {
-        Some(match text.trim() {
-            "1-0" | "红胜" | "紅勝" | "红方胜" | "W" | "w" => Outcome::RedWins,
-            "0-1" | "黑胜" | "黑勝" | "黑方胜" | "L" | "l" => Outcome::BlackWins,
-            "1/2-1/2" | "½-½" | "和" | "和棋" | "D" | "d" => Outcome::Draw,
+        let text = text.trim();
+        Some(match text {
+            "1-0" | "W" | "w" => Outcome::RedWins,
+            "0-1" | "L" | "l" => Outcome::BlackWins,
+            "1/2-1/2" | "½-½" | "D" | "d" => Outcome::Draw,
             "*" | "" | "未知" => Outcome::Unknown,
-            _ => return None,
+            _ => return Outcome::from_token_and_words(text).or_else(|| Outcome::from_words(text)),
         })
+    }
+
+    /// A PGN result token followed by words (`1-0 (time)`, `0-1(forfeit)`).
+    fn from_token_and_words(text: &str) -> Option<Outcome> {
+        let end = text.find(|c: char| c.is_whitespace() || c == '(')?;
+        match &text[..end] {
+            token @ ("1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") => Outcome::parse(token),
+            _ => None,
+        }
+    }
+
+    /// A result in words: each side named with what it did (a win, a loss), or a draw; `None`
+    /// when they say nothing of the kind or contradict each other.
+    fn from_words(text: &str) -> Option<Outcome> {
+        let lower = text.to_lowercase();
+        let english = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+        let mut found: Option<Outcome> = None;
+        let mut agree = |outcome: Outcome| -> bool {
+            match found {
+                Some(f) if f != outcome => false,
+                _ => {
+                    found = Some(outcome);
+                    true
+                }
+            }
+        };
+        // Chinese: a side (红, 黑), then before the next side what it did.
+        let mut side: Option<bool> = None;
+        for c in text.chars() {
+            let red_won = match c {
+                '红' | '紅' => {
+                    side = Some(true);
+                    continue;
+                }
+                '黑' => {
+                    side = Some(false);
+                    continue;
+                }
+                '胜' | '勝' | '赢' | '贏' => side,
+                '负' | '負' | '输' | '輸' => side.map(|red| !red),
+                '和' => {
+                    if !agree(Outcome::Draw) {
+                        return None;
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if let Some(red_won) = red_won {
+                let outcome = if red_won {
+                    Outcome::RedWins
+                } else {
+                    Outcome::BlackWins
+                };
+                if !agree(outcome) {
+                    return None;
+                }
+                side = None;
+            }
+        }
+        if found.is_none() && lower.is_ascii() {
+            let red = english(&["red"]);
+            let black = english(&["black"]);
+            let won = english(&["win", "won"]);
+            let lost = english(&["lose", "lost", "loss", "resign", "forfeit"]);
+            found = match (red, black, won, lost) {
+                _ if english(&["draw"]) && !won && !lost => Some(Outcome::Draw),
+                (true, false, true, false) | (false, true, false, true) => Some(Outcome::RedWins),
+                (false, true, true, false) | (true, false, false, true) => Some(Outcome::BlackWins),
+                _ => None,
+            };
+        }
+        found
     }
 
     /// The PGN token.
@@ -297,6 +373,13 @@ impl Game {
     /// The result from the Result tag.
     pub fn outcome(&self) -> Option<Outcome> {
         self.tag("Result").and_then(Outcome::parse)
+    }
+
+    /// The Result tag's text when it is no result [`Outcome::parse`] reads (`abandoned`): what
+    /// a format that holds only outcomes cannot keep.
+    pub fn unread_result(&self) -> Option<&str> {
+        self.tag("Result")
+            .filter(|r| !r.trim().is_empty() && Outcome::parse(r).is_none())
     }
 
     /// The date from the Date tag, if it can be read (the tag itself keeps the original text).
@@ -419,5 +502,39 @@ mod tests {
         assert_eq!(Outcome::parse("1/2-1/2"), Some(Outcome::Draw));
         assert_eq!(Outcome::parse("*"), Some(Outcome::Unknown));
         assert_eq!(Outcome::parse("x"), None);
+        // Words: a side and what it did, in either script or English; a draw; a token with words
+        // after it. Words that say nothing of it, or contradict themselves, are no result.
+        for (text, outcome) in [
+            ("红胜", Some(Outcome::RedWins)),
+            ("紅勝", Some(Outcome::RedWins)),
+            ("红先胜", Some(Outcome::RedWins)),
+            ("红方胜", Some(Outcome::RedWins)),
+            ("黑负", Some(Outcome::RedWins)),
+            ("黑方超时负", Some(Outcome::RedWins)),
+            ("红胜黑负", Some(Outcome::RedWins)),
+            ("红负", Some(Outcome::BlackWins)),
+            ("红先负", Some(Outcome::BlackWins)),
+            ("红方超时负", Some(Outcome::BlackWins)),
+            ("黑勝", Some(Outcome::BlackWins)),
+            ("和", Some(Outcome::Draw)),
+            ("和局", Some(Outcome::Draw)),
+            ("和棋", Some(Outcome::Draw)),
+            ("红先和", Some(Outcome::Draw)),
+            ("Red wins", Some(Outcome::RedWins)),
+            ("black resigns", Some(Outcome::RedWins)),
+            ("Black won on time", Some(Outcome::BlackWins)),
+            ("draw", Some(Outcome::Draw)),
+            ("Drawn by repetition", Some(Outcome::Draw)),
+            ("1-0 (forfeit)", Some(Outcome::RedWins)),
+            ("0-1(time)", Some(Outcome::BlackWins)),
+            ("1/2-1/2 agreed", Some(Outcome::Draw)),
+            ("1-0x", None),
+            ("红胜黑胜", None),
+            ("胜", None),
+            ("abandoned", None),
+            ("red and black", None),
+        ] {
+            assert_eq!(Outcome::parse(text), outcome, "{text}");
+        }
     }
 }

@@ -620,6 +620,11 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             })
             .sum()
     }
+    if let Some(result) = game.unread_result() {
+        lost.push(format!(
+            "the result \"{result}\", which XQF cannot hold (it holds a win for either side, a draw or none)"
+        ));
+    }
     match crate::replay::start_position(game) {
         Ok((pos, _)) => {
             lost.extend(homeless_words(slots(&pos).1, "XQF"));
@@ -688,6 +693,19 @@ mod tests {
             ]
         );
         assert!(said(&format!("{board} b - - 0 1")).is_empty());
+        // A result in words XQF's outcomes do not hold is said; one read as an outcome is kept.
+        let result_said = |result: &str| {
+            let game = Game {
+                tags: vec![("Result".to_owned(), result.to_owned())],
+                ..Game::default()
+            };
+            let w = crate::write::write_xqf(&game, XqfVersion::Plain);
+            let back = read_xqf(&w.bytes).unwrap();
+            let said = w.dropped.iter().any(|d| d.contains("result"));
+            (said, back.tag("Result").map(str::to_owned))
+        };
+        assert_eq!(result_said("abandoned"), (true, None));
+        assert_eq!(result_said("红负"), (false, Some("0-1".to_owned())));
         let game = read_xqf(
             &crate::write::write_xqf(
                 &Game {
