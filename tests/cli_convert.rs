@@ -249,3 +249,37 @@ fn jobs_give_the_same_outputs_and_messages() {
     assert!(one.len() >= 10, "{}", one.len());
     assert_eq!(one, files("3"));
 }
+
+/// How a game's moves were read where the record leaves it open changes what is written: said
+/// per game, as validate says it (a record one ply off, Black's move written first without a
+/// FEN, is written from the standard start, Red first).
+#[test]
+fn how_moves_were_read_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("black-first.pgn");
+    std::fs::write(&input, "1... 马８进７ 2. 马二进三 *\n").unwrap();
+    let out = tmp.path().join("out.pgn");
+    let run = xq(&[
+        "convert",
+        input.to_str().unwrap(),
+        "--to",
+        "pgn",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("game 1: the first two moves are written as the other sides' would be"),
+        "{}",
+        run.stdout
+    );
+    let validated = xq(&["validate", input.to_str().unwrap()]);
+    assert!(
+        validated
+            .stdout
+            .contains("game 1: warning: the first two moves are written as the other sides'"),
+        "{}",
+        validated.stdout
+    );
+}

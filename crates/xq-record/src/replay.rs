@@ -273,9 +273,9 @@ fn replay_with(game: &mut Game, reader: &mut Reader) -> Replay {
                 start = flipped;
                 report.side_from_first_move = true;
             }
-        } else if game.fen.is_some() {
+        } else {
             report.first_move_written_for_the_other_side =
-                written_for_the_other_side(first, &start, reader);
+                first_written_for_the_other_side(game, &start, reader);
         }
     }
     let end = walk(
@@ -346,6 +346,31 @@ fn written_for_the_other_side(node: &Node, pos: &Position, reader: &mut Reader) 
     text.resolve(pos, Mode::Strict).is_err()
         && other_side_to_move(pos)
             .is_some_and(|flipped| text.resolve(&flipped, Mode::Strict).is_ok())
+}
+
+/// Whether the first move of `game` (from `start`, where it replays as read leniently) is
+/// written as the other side's (see [`written_for_the_other_side`]). With a FEN, the first move
+/// alone says so; without one, records often write both sides' moves with the same digits
+/// (`1. 炮2平5 马8进7`), so the numerals tell the sides only when the second move is written as
+/// its other side's too: the record follows the convention, one ply off (`1... 马８进７ 2. 马二进三`).
+#[cold]
+#[inline(never)]
+fn first_written_for_the_other_side(game: &Game, start: &Position, reader: &mut Reader) -> bool {
+    let Some(first) = game.moves.first() else {
+        return false;
+    };
+    if !written_for_the_other_side(first, start, reader) {
+        return false;
+    }
+    if game.fen.is_some() {
+        return true;
+    }
+    let (Some(second), Ok(m)) = (game.moves.get(1), resolve(first, start, reader)) else {
+        return false;
+    };
+    let mut after = start.clone();
+    after.play_unchecked(m);
+    resolve(second, &after, reader).is_ok() && written_for_the_other_side(second, &after, reader)
 }
 
 /// `pos` with the other side to move, unless that leaves the side that just moved in check (no
@@ -545,6 +570,12 @@ mod tests {
         assert!(said(&format!("{fen}1. 将５平４ *")));
         assert!(!said(&format!("{fen}1. 帅五平四 *")));
         assert!(!said("1. 炮2平5 马8进7 *"));
+        // Without a FEN: when the second move too is written as its other side's.
+        assert!(said("1... 马８进７ 2. 马二进三 *"));
+        assert!(said("1... 马8进7 2. 马二进三 *"));
+        assert!(!said("1. 马８进７ *"));
+        assert!(!said("1. 炮2平5 马８进７ *"));
+        assert!(!said("1. 炮二平五 马８进７ *"));
     }
 
     /// The standard start written out is taken without reading it: the same position as reading

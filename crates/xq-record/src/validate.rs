@@ -13,7 +13,7 @@ use crate::{
     Encoding, Format,
     error::ReadError,
     game::{Game, Node},
-    replay::{MoveError, replay},
+    replay::{MoveError, Replay, replay},
 };
 
 /// Why a game (or one line of it) fails, flattened for reports.
@@ -259,25 +259,36 @@ pub fn validate_game(
             .iter()
             .map(|what| format!("not read from the record: {what}")),
     );
-    report
-        .warnings
-        .extend(replayed.contradictions.iter().cloned());
-    if replayed.first_move_written_for_the_other_side {
-        report.warnings.push("the first move is written as the other side's would be (its numerals or piece name), but the FEN's side to move can play it, so it is read as that side's move: if the FEN gives the wrong side to move, mend it".to_owned());
-    }
-    if replayed.side_from_first_move {
-        report.warnings.push("the FEN gives the wrong side to move: the first move is the other side's, so play starts with it".to_owned());
-    }
+    report.warnings.extend(how_read(game, &replayed));
     report.warnings.extend(replayed.result_mismatch);
-    if replayed.uci_by_replay {
-        report.warnings.push("the coordinate moves are read as UCI's, ranks 1–10 (as Fairy-Stockfish writes them), because read as ICCS's, ranks 0–9, they do not replay as far; no rank 10 shows which they are".to_owned());
-    }
     if let Some(where_) = undecodable(game) {
         report.warnings.push(format!(
             "{where_} holds bytes that are not text in the file's encoding, shown as U+FFFD (\u{fffd}): give the right one with --encoding, or mend the file"
         ));
     }
     report
+}
+
+/// How the moves of `game` were read where the record leaves it open, in words: text and
+/// coordinates that disagree, a first move written as the other side's, a side to move taken
+/// from the first move, coordinates read as UCI's. What a converted game's moves are depends on
+/// it, so `convert` says it too.
+pub fn how_read(game: &Game, replayed: &Replay) -> Vec<String> {
+    let mut said = replayed.contradictions.clone();
+    if replayed.first_move_written_for_the_other_side {
+        said.push(if game.fen.is_some() {
+            "the first move is written as the other side's would be (its numerals or piece name), but the FEN's side to move can play it, so it is read as that side's move: if the FEN gives the wrong side to move, mend it".to_owned()
+        } else {
+            "the first two moves are written as the other sides' would be (their numerals or piece names), but they can be played in turn from the standard start, Red first, so they are read so: if the record starts with Black to move, give its start position as a FEN".to_owned()
+        });
+    }
+    if replayed.side_from_first_move {
+        said.push("the FEN gives the wrong side to move: the first move is the other side's, so play starts with it".to_owned());
+    }
+    if replayed.uci_by_replay {
+        said.push("the coordinate moves are read as UCI's, ranks 1–10 (as Fairy-Stockfish writes them), because read as ICCS's, ranks 0–9, they do not replay as far; no rank 10 shows which they are".to_owned());
+    }
+    said
 }
 
 /// Where a game holds U+FFFD, the character that decoding puts for bytes it cannot read: `the

@@ -325,7 +325,7 @@ impl Games<'_> {
                     // loses the moves (the target says so), and is shown where it is written.
                     let replayed =
                         READER.with_borrow_mut(|reader| replay::replay(&mut game, reader));
-                    for said in &replayed.contradictions {
+                    for said in xq_record::validate::how_read(&game, &replayed) {
                         self.notes.push((format!("game {i}: {said}"), None));
                     }
                     if let Some(why) = replayed.bad_start {
