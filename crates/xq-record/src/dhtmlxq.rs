@@ -616,9 +616,8 @@ fn offset_moves(line: &mut [Node], base: usize) {
     }
 }
 
-/// What writing `game` as DhtmlXQ drops besides comments before variation moves: tags it has no
-/// field for, pieces its 32 slots cannot hold; in words.
-pub(crate) fn dhtmlxq_losses(game: &Game) -> Vec<String> {
+/// The tags of `game` that DhtmlXQ has no field for, in words, if any.
+pub(crate) fn dhtmlxq_tag_losses(game: &Game) -> Option<String> {
     let lost: Vec<&str> = game
         .tags
         .iter()
@@ -631,22 +630,20 @@ pub(crate) fn dhtmlxq_losses(game: &Game) -> Vec<String> {
         })
         .map(|(k, _)| k.as_str())
         .collect();
-    let mut said: Vec<String> = Vec::new();
-    if !lost.is_empty() {
-        said.push(format!(
-            "tags DhtmlXQ has no field for: {}",
-            lost.join(", ")
-        ));
-    }
+    (!lost.is_empty()).then(|| format!("tags DhtmlXQ has no field for: {}", lost.join(", ")))
+}
+
+/// What writing `game` as DhtmlXQ drops of its start position: pieces its slots cannot hold, or
+/// a start position that cannot be played (its FEN is kept in the `fen` field; `binit` cannot
+/// hold it).
+pub(crate) fn dhtmlxq_start_loss(game: &Game) -> Option<String> {
     match crate::replay::start_position(game) {
-        Ok((pos, _)) => said.extend(homeless_words(slots(&pos).1, "DhtmlXQ")),
-        // (Its FEN is kept in the `fen` field; `binit` cannot hold it.)
-        Err(bad) => said.push(unplayable_start(
+        Ok((pos, _)) => homeless_words(slots(&pos).1, "DhtmlXQ"),
+        Err(bad) => Some(unplayable_start(
             &bad,
             "DhtmlXQ's binit (the fen field keeps the FEN)",
         )),
     }
-    said
 }
 
 /// Writes `game` (replayed: every node has its coordinates) as a DhtmlXQ record.
@@ -999,11 +996,8 @@ mod tests {
     #[test]
     fn every_field_is_written_back() {
         let game = read_dhtmlxq(FULL).remove(0).unwrap();
-        assert!(
-            dhtmlxq_losses(&game).is_empty(),
-            "{:?}",
-            dhtmlxq_losses(&game)
-        );
+        assert_eq!(dhtmlxq_tag_losses(&game), None);
+        assert_eq!(dhtmlxq_start_loss(&game), None);
         let again = read_dhtmlxq(&write_dhtmlxq(&game)).remove(0).unwrap();
         assert_eq!(again.tags, game.tags);
         assert_eq!(again.moves.len(), 1);
@@ -1028,10 +1022,9 @@ mod tests {
             .push(("DhtmlXQ_movelist".to_owned(), "0010".to_owned()));
         game.tags
             .push(("DhtmlXQ_bad name".to_owned(), "x".to_owned()));
-        let lost = dhtmlxq_losses(&game);
         assert_eq!(
-            lost,
-            ["tags DhtmlXQ has no field for: DhtmlXQ_movelist, DhtmlXQ_bad name"]
+            dhtmlxq_tag_losses(&game).as_deref(),
+            Some("tags DhtmlXQ has no field for: DhtmlXQ_movelist, DhtmlXQ_bad name")
         );
         let again = read_dhtmlxq(&write_dhtmlxq(&game)).remove(0).unwrap();
         assert_eq!(again.moves.len(), 1);

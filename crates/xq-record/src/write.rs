@@ -364,7 +364,8 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
     for (g, game) in games.iter().enumerate() {
         let (game, cut) = playable(game);
         if let Some(cut) = cut {
-            dropped.push(format!("game {}: {cut}", first + g + 1));
+            // (Numbered in `games`, as every writer numbers what it says of a game.)
+            dropped.push(format!("game {}: {cut}", g + 1));
         }
         befores += usize::from(game.comment.is_some());
         let (lines, inside) = game.off_main_line();
@@ -555,11 +556,14 @@ pub fn write_xqf(game: &Game, version: crate::xqf::XqfVersion) -> Written {
 pub fn write_dhtmlxq(games: &[Game]) -> Written {
     let mut dropped = Vec::new();
     let mut text = String::new();
-    for game in games {
+    for (g, game) in games.iter().enumerate() {
         let (game, cut) = playable(game);
         text.push_str(&crate::dhtmlxq::write_dhtmlxq(&game));
-        dropped.extend(crate::dhtmlxq::dhtmlxq_losses(&game));
-        dropped.extend(cut);
+        dropped.extend(crate::dhtmlxq::dhtmlxq_tag_losses(&game));
+        // (What is said of one game is numbered, as every writer numbers it.)
+        let number = |said: String| format!("game {}: {said}", g + 1);
+        dropped.extend(crate::dhtmlxq::dhtmlxq_start_loss(&game).map(number));
+        dropped.extend(cut.map(number));
     }
     let before = games.iter().any(|g| {
         fn any(line: &[Node]) -> bool {
@@ -569,7 +573,8 @@ pub fn write_dhtmlxq(games: &[Game]) -> Written {
         any(&g.moves)
     });
     if before {
-        dropped.push("comments before variation moves".to_owned());
+        dropped
+            .push("comments written before a move (DhtmlXQ holds comments after moves)".to_owned());
     }
     Written {
         bytes: text.into_bytes(),

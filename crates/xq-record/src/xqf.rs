@@ -401,7 +401,7 @@ pub enum XqfVersion {
 }
 
 /// Writes `game` as XQF (the start position must be valid and the moves replayed: every node
-/// needs its coordinates). Tags without an XQF field and the comments before variation moves are
+/// needs its coordinates). Tags without an XQF field and the comments written before a move are
 /// dropped; see [`xqf_losses`].
 pub(crate) fn write_xqf(game: &Game, version: XqfVersion) -> Vec<u8> {
     let mut out = vec![0u8; HEADER];
@@ -584,7 +584,7 @@ fn comments<'g>(line: &'g [Node], texts: &mut Vec<&'g str>) {
 }
 
 /// What writing `game` as XQF drops: tags with no XQF field, tags longer than their field,
-/// comments before variation moves, text GBK cannot hold, a start position that cannot be
+/// comments written before a move, text GBK cannot hold, a start position that cannot be
 /// played.
 pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     let mut lost: Vec<String> = game
@@ -659,7 +659,9 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     }
     let n = befores(&game.moves);
     if n > 0 {
-        lost.push(format!("{n} comment(s) before variation moves"));
+        lost.push(format!(
+            "{n} comment(s) written before a move (XQF holds comments after moves)"
+        ));
     }
     lost
 }

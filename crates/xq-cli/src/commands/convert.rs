@@ -171,7 +171,7 @@ fn convert_merged(
     let Some(output) = open_target(args, &name, &args.out, replace, run, &mut status, out)? else {
         return Ok(status);
     };
-    let mut sink = Sink::new(output);
+    let mut sink = Sink::new(output, files.len() > 1);
     for input in files {
         status = worse(status, convert_into(args, input, &mut sink, out)?);
     }
@@ -360,14 +360,15 @@ impl Games<'_> {
 }
 
 /// Merges what a batch's writer dropped into what the output dropped so far: `game N:` lines
-/// renumbered from `first`, counts (`3 comment(s)`) added up, other lines once.
-fn merge_dropped(all: &mut Vec<String>, batch: Vec<String>, first: usize) {
+/// (N counted in the batch) named as `game` names the batch's Nth game, counts (`3
+/// comment(s)`) added up, other lines once.
+fn merge_dropped(all: &mut Vec<String>, batch: Vec<String>, game: impl Fn(usize) -> String) {
     for line in batch {
         if let Some(rest) = line.strip_prefix("game ")
             && let Some((n, tail)) = rest.split_once(':')
             && let Ok(n) = n.parse::<usize>()
         {
-            all.push(format!("game {}:{tail}", n + first));
+            all.push(format!("{}:{tail}", game(n)));
             continue;
         }
         if let Some((n, tail)) = line.split_once(' ')
@@ -606,7 +607,7 @@ fn convert_games(
             after = games.next_game();
         }
     } else if let Some(output) = open_target(args, name, &target, replace, run, &mut status, out)? {
-        let mut sink = Sink::new(output);
+        let mut sink = Sink::new(output, false);
         sink.write_input(args, games, first);
         sink.close(args, name, &target, run, &mut status, out)?;
     }
@@ -623,15 +624,19 @@ struct Sink {
     dropped: Vec<String>,
     /// How writing has gone (the first error stops it).
     wrote: io::Result<()>,
+    /// Whether games of several inputs go into it: then what is said of a game names its input
+    /// too (a game is numbered as in its input, as errors in reading it are).
+    several: bool,
 }
 
 impl Sink {
-    fn new(output: Output) -> Sink {
+    fn new(output: Output, several: bool) -> Sink {
         Sink {
             output,
             count: 0,
             dropped: Vec::new(),
             wrote: Ok(()),
+            several,
         }
     }
 
@@ -659,10 +664,12 @@ impl Sink {
                     None => break,
                 }
             }
+            let mut numbers = Vec::with_capacity(batch.len());
             let batch: Vec<Game> = batch
                 .into_iter()
                 .filter_map(|(i, game)| {
                     let Some(why) = cannot_hold(args.to, &game, notation, encoding) else {
+                        numbers.push(i);
                         return Some(game);
                     };
                     games
@@ -674,7 +681,15 @@ impl Sink {
                 .collect();
             if !batch.is_empty() {
                 let w = render(args.to, &batch, self.count, notation, encoding);
-                merge_dropped(&mut self.dropped, w.dropped, self.count);
+                let input = self.several.then(|| games.path.display().to_string());
+                let game = |n: usize| {
+                    let number = numbers.get(n.wrapping_sub(1)).copied().unwrap_or(n);
+                    match &input {
+                        Some(input) => format!("{} game {number}", visible(input)),
+                        None => format!("game {number}"),
+                    }
+                };
+                merge_dropped(&mut self.dropped, w.dropped, game);
                 self.count += batch.len();
                 self.wrote = self.output.write_all(&w.bytes);
             }
