@@ -674,6 +674,7 @@ impl<'a> PgnReader<'a> {
                         if game.tag("Result").is_none() {
                             game.set_tag("Result", result);
                         }
+                        self.read_closing_comments(game, &mut stack, &mut pending);
                         self.skip = Skip::AfterResult { in_comment: false };
                         break;
                     }
@@ -733,6 +734,57 @@ impl<'a> PgnReader<'a> {
             append(&mut game.comment, comment);
         }
         Ok(())
+    }
+
+    /// Reads the comments that follow a game's result on its line (`1-0 {time forfeit}`): the
+    /// game's last words, attached as a comment after its last move is. What else follows is
+    /// left to the passing over of lines after a result.
+    fn read_closing_comments(
+        &mut self,
+        game: &mut Game,
+        stack: &mut [Vec<Node>],
+        pending: &mut Option<String>,
+    ) {
+        loop {
+            // Spaces within the line.
+            loop {
+                let rest = &self.text.as_bytes()[self.pos.min(self.end)..self.end];
+                let space = match rest.first() {
+                    Some(b' ' | b'\t' | b'\r') => 1,
+                    Some(&b) if may_start_space(b) => unicode_space_len(rest),
+                    _ => 0,
+                };
+                if space == 0 {
+                    break;
+                }
+                self.pos += space;
+            }
+            match self.peek_byte() {
+                Some(b'{') => {
+                    let from = self.pos + 1;
+                    let window = (from + MAX_COMMENT).min(self.end);
+                    let found =
+                        memchr::memchr(b'}', &self.text.as_bytes()[from.min(window)..window]);
+                    let Some(i) = found else {
+                        // Not closed here: left to the passing over, as before.
+                        self.look(self.end);
+                        return;
+                    };
+                    self.look(from + i);
+                    let body = self.text[from..from + i].trim().to_owned();
+                    self.advance(i + 2);
+                    attach_comment(game, stack, pending, body);
+                }
+                Some(b';') => {
+                    let rest = self.rest();
+                    let end = self.find_in_rest('\n').unwrap_or(rest.len());
+                    let body = rest[1..end].trim().to_owned();
+                    self.advance(end);
+                    attach_comment(game, stack, pending, body);
+                }
+                _ => return,
+            }
+        }
     }
 
     /// Passes over the lines after a game's result (the rest of the result's line first) that
@@ -1344,6 +1396,30 @@ mod tests {
         // moves further on are words.
         let words = "[Event \"a\"]\n\n1. h2e2 1-0\nPrinted on a4 paper, see 炮二平五\n[Event \"b\"]\n1. c3c4 *\n";
         assert_eq!(moves(words), [vec!["h2e2"], vec!["c3c4"]]);
+        // Comments on the result's line are the game's last words, kept after its last move;
+        // a move after them starts the next game.
+        let closing = read(
+            "1. h2e2 h9g7 1-0 {time forfeit} ; signed\n{next line} 1. c3c4 {x} 1-0 {y} h0g2 *\n",
+        );
+        let comments = |g: &Result<Game, ReadError>| -> Vec<Option<String>> {
+            g.as_ref()
+                .unwrap()
+                .moves
+                .iter()
+                .map(|n| n.comment.clone())
+                .collect()
+        };
+        assert_eq!(closing.len(), 3);
+        assert_eq!(
+            comments(&closing[0]),
+            [None, Some("time forfeit\nsigned".to_owned())]
+        );
+        assert_eq!(comments(&closing[1]), [Some("x\ny".to_owned())]);
+        assert_eq!(
+            closing[1].as_ref().unwrap().comment.as_deref(),
+            Some("next line")
+        );
+        assert_eq!(texts(&closing[2].as_ref().unwrap().moves), ["h0g2"]);
         // A `{` left open after a result ends at the next tag line: no game is lost to it.
         let open = "[Event \"a\"]\n\n1. h2e2 1-0 :-{\n[Event \"b\"]\n1. c3c4 *\n[Event \"c\"]\n1. h0g2 {ok} h9g7 *\n";
         assert_eq!(
