@@ -534,7 +534,13 @@ impl<'a> PgnReader<'a> {
 
     /// Reads the tag section of `game` (none when the text does not start with `[`).
     fn read_tags(&mut self, game: &mut Game) -> Result<(), ReadError> {
+        let mut after_blank = false;
         while self.peek() == Some('[') {
+            // A tag the game has, after a blank line, is the next game's: a game of tags alone
+            // (no moves, no result) ends there rather than taking the next one's tags.
+            if after_blank && self.names_a_tag_of(game) {
+                break;
+            }
             let line = self.line;
             match self.read_tag() {
                 // The start position is the game's, not a tag (writers put it back).
@@ -550,9 +556,23 @@ impl<'a> PgnReader<'a> {
                     return Err(e);
                 }
             }
+            let before = self.line;
             self.skip_space();
+            // (The tag's line end, then another.)
+            after_blank = self.line >= before + 2;
         }
         Ok(())
+    }
+
+    /// Whether the tag line at the reading place names a tag `game` already has.
+    fn names_a_tag_of(&self, game: &Game) -> bool {
+        let rest = self.text.get(self.pos + 1..self.end).unwrap_or_default();
+        let len = rest
+            .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
+            .unwrap_or(rest.len());
+        let name = &rest[..len];
+        (name.eq_ignore_ascii_case("FEN") && game.fen.is_some())
+            || game.tags.iter().any(|(n, _)| n == name)
     }
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
@@ -1616,6 +1636,45 @@ mod tests {
         assert_eq!(
             moves("1. h2e2 {open 1-0\n1. c3c4 *\n[Event \"b\"]\n1. h0g2 *"),
             [None, ok(&["h0g2"])]
+        );
+    }
+
+    /// A game of tags alone (no moves, no result) ends where a blank line and a tag it already
+    /// has start the next game; tags given twice within a game's section stay the game's.
+    #[test]
+    fn a_game_of_tags_alone_keeps_to_itself() {
+        let events = |text: &str| -> Vec<(Vec<String>, usize)> {
+            read(text)
+                .into_iter()
+                .map(|g| {
+                    let g = g.unwrap();
+                    let events = g
+                        .tags
+                        .iter()
+                        .filter(|(n, _)| n == "Event")
+                        .map(|(_, v)| v.clone())
+                        .collect();
+                    (events, g.moves.len())
+                })
+                .collect()
+        };
+        let a = |moves| (vec!["A".to_owned()], moves);
+        let b = |moves| (vec!["B".to_owned()], moves);
+        assert_eq!(
+            events("[Event \"A\"]\n\n[Event \"B\"]\n\n1. h2e2 *\n"),
+            [a(0), b(1)]
+        );
+        assert_eq!(
+            events("[Event \"A\"]\n[Red \"x\"]\n\n\n[Red \"y\"]\n[Event \"B\"]\n1. h2e2 *"),
+            [a(0), b(1)]
+        );
+        assert_eq!(
+            events("[Event \"A\"]\n\n[Site \"s\"]\n\n1. h2e2 *\n"),
+            [a(1)]
+        );
+        assert_eq!(
+            events("[Event \"A\"]\n[Event \"B\"]\n1. h2e2 *\n"),
+            [(vec!["A".to_owned(), "B".to_owned()], 1)]
         );
     }
 
