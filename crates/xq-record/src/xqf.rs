@@ -612,6 +612,27 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             ));
         }
     }
+    // A tag given again with another value: XQF has one field for it, which holds the first.
+    let again: Vec<&str> = STRINGS
+        .iter()
+        .map(|(_, _, name)| *name)
+        .chain(["Result"])
+        .filter(|name| {
+            let mut values = game
+                .tags
+                .iter()
+                .filter(|(k, v)| k == name && !v.trim().is_empty())
+                .map(|(_, v)| v.trim());
+            let first = values.next();
+            values.any(|v| Some(v) != first)
+        })
+        .collect();
+    if !again.is_empty() {
+        lost.push(format!(
+            "tags given again with other values, of which XQF holds the first: {}",
+            again.join(", ")
+        ));
+    }
     fn befores(line: &[Node]) -> usize {
         line.iter()
             .map(|n| {
@@ -707,6 +728,26 @@ mod tests {
             (said, back.tag("Result").map(str::to_owned))
         };
         assert_eq!(result_said("abandoned"), (true, None));
+        // A tag given again with another value is said; the same value again is not.
+        let twice = |values: [&str; 2]| {
+            let game = Game {
+                tags: values
+                    .iter()
+                    .map(|v| ("Red".to_owned(), (*v).to_owned()))
+                    .collect(),
+                ..Game::default()
+            };
+            crate::write::write_xqf(&game, XqfVersion::Plain)
+                .dropped
+                .into_iter()
+                .filter(|d| d.contains("given again"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            twice(["r1", "r2"]),
+            ["tags given again with other values, of which XQF holds the first: Red"]
+        );
+        assert!(twice(["r1", "r1"]).is_empty());
         assert_eq!(result_said("红负"), (false, Some("0-1".to_owned())));
         let game = read_xqf(
             &crate::write::write_xqf(
