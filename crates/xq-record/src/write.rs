@@ -207,6 +207,8 @@ fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
     let first_black = start.as_ref().is_some_and(|p| p.turn() == Color::Black);
     let mut writer = PgnLines {
         black_first: first_black,
+        // Numbered on from the start position's move number, as its FEN gives it.
+        first_number: start.as_ref().map_or(1, |p| p.fullmoves().max(1) as usize),
         notation,
         system: system_of(notation),
         tokens: Vec::new(),
@@ -239,6 +241,8 @@ fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
 /// them (see [`pgn_game`]).
 struct PgnLines {
     black_first: bool,
+    /// The number of the first move.
+    first_number: usize,
     notation: Notation,
     /// The notation's system: a move written as the record writes it in this one loses nothing.
     system: System,
@@ -258,7 +262,8 @@ impl PgnLines {
         mut stopped: Option<usize>,
     ) {
         let black_first = usize::from(self.black_first);
-        let number = |ply: usize| (ply + black_first) / 2 + 1;
+        let first_number = self.first_number;
+        let number = |ply: usize| (ply + black_first) / 2 + first_number;
         let is_black = |ply: usize| (ply + black_first) % 2 == 1;
         let mut need_number = true;
         for (i, node) in line.iter().enumerate() {

@@ -535,3 +535,25 @@ fn variations_that_do_not_replay_are_left_out_whole() {
         }
     }
 }
+
+/// PGN numbers the moves on from the start position's move number (its FEN's last field), Black's
+/// first move with the continuation dots.
+#[test]
+fn moves_are_numbered_from_the_start_positions_number() {
+    let fen = "4k4/9/9/9/9/9/9/9/4A4/4K4 b - - 0 12";
+    let text = format!("[FEN \"{fen}\"]\n\n12... 将５平４ 13. 仕五进四 *\n");
+    let records = read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+    let game = replayed(records.games.into_iter().next().unwrap().unwrap());
+    let w = write::write_pgn(
+        std::slice::from_ref(&game),
+        PgnOptions {
+            notation: chinese(Script::Simplified),
+            encoding: Encoding::Utf8,
+        },
+    );
+    let written = String::from_utf8(w.bytes).unwrap();
+    assert!(
+        written.contains("12... 将５平４\n13. 仕五进四 *"),
+        "{written}"
+    );
+}
