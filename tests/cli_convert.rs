@@ -283,3 +283,31 @@ fn how_moves_were_read_is_said() {
         validated.stdout
     );
 }
+
+/// An output encoding the target format does not have is refused, not ignored: XQF's text is
+/// GBK, JSON's UTF-8. Asked for the one it has, it is written.
+#[test]
+fn an_encoding_the_format_has_not_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (to, enc, refused) in [
+        ("xqf", "big5", true),
+        ("xqf", "utf-8", true),
+        ("json", "gbk", true),
+        ("xqf", "gbk", false),
+        ("json", "utf-8", false),
+    ] {
+        // (A directory target: XQF holds one game per file.)
+        let target = tmp.path().join(format!("{to}-{enc}/"));
+        let run = convert_encoded(INPUTS[0], to, None, enc, &target);
+        if refused {
+            assert_eq!(run.code, 2, "{to} {enc}: {}", run.stdout);
+            assert!(
+                run.stderr.contains(&format!("--out-encoding {enc}: ")),
+                "{to} {enc}: {}",
+                run.stderr
+            );
+        } else {
+            assert_eq!(run.code, 0, "{to} {enc}: {}{}", run.stdout, run.stderr);
+        }
+    }
+}

@@ -623,9 +623,10 @@ pub(crate) struct ConvertArgs {
     /// The notation of moves (PGN and move lists).
     #[arg(long, value_enum, default_value_t = NotationArg::Chinese)]
     pub(crate) notation: NotationArg,
-    /// The encoding of text outputs.
-    #[arg(long = "out-encoding", value_enum, default_value_t = OutEncoding::Utf8)]
-    pub(crate) out_encoding: OutEncoding,
+    /// The encoding of PGN, DhtmlXQ, CSV and move-list outputs (default utf-8). XQF's text is
+    /// GBK and JSON's UTF-8 whatever is asked: another is refused, not ignored.
+    #[arg(long = "out-encoding", value_enum)]
+    pub(crate) out_encoding: Option<OutEncoding>,
     /// The XQF flavour.
     #[arg(long, value_enum, default_value_t = XqfFlavour::Plain)]
     pub(crate) xqf: XqfFlavour,

@@ -35,6 +35,7 @@ use crate::{
 };
 
 pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    check_out_encoding(args)?;
     match args.to {
         TargetFormat::Jsonl => return super::dataset::convert(args, DatasetFormat::Jsonl, out),
         TargetFormat::Parquet => return super::dataset::convert(args, DatasetFormat::Parquet, out),
@@ -740,9 +741,30 @@ impl Sink {
 /// The encoding of text outputs asked for.
 fn out_encoding(args: &ConvertArgs) -> Encoding {
     match args.out_encoding {
-        OutEncoding::Utf8 => Encoding::Utf8,
-        OutEncoding::Gbk => Encoding::Gbk,
-        OutEncoding::Big5 => Encoding::Big5,
+        None | Some(OutEncoding::Utf8) => Encoding::Utf8,
+        Some(OutEncoding::Gbk) => Encoding::Gbk,
+        Some(OutEncoding::Big5) => Encoding::Big5,
+    }
+}
+
+/// Refuses an output encoding the target format does not have: XQF's text is GBK, JSON and the
+/// games table's are UTF-8 (a file in another would not be read right by their readers).
+fn check_out_encoding(args: &ConvertArgs) -> Result<(), CliError> {
+    let (format, fixed) = match args.to {
+        TargetFormat::Xqf => ("XQF", Encoding::Gbk),
+        TargetFormat::Json => ("JSON", Encoding::Utf8),
+        TargetFormat::Jsonl | TargetFormat::Parquet => ("the games table", Encoding::Utf8),
+        TargetFormat::Pgn | TargetFormat::Dhtmlxq | TargetFormat::Csv | TargetFormat::Txt => {
+            return Ok(());
+        }
+    };
+    match args.out_encoding {
+        Some(_) if out_encoding(args) != fixed => Err(CliError::Usage(format!(
+            "--out-encoding {}: {format} is written in {} only; leave --out-encoding out",
+            out_encoding(args).name(),
+            fixed.name()
+        ))),
+        _ => Ok(()),
     }
 }
 
