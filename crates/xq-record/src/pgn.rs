@@ -10,7 +10,9 @@
 //! the next line starting with `[` (xqbase's advert trailer), is skipped. After a game whose
 //! moves cannot be read (a stray `)`, a result inside a variation), its rest is passed over to its
 //! result (outside comments) or a tag line, and reading goes on there: a game written after it
-//! without tags is read, not lost with it. Whitespace includes
+//! without tags is read, not lost with it. A tag line after a blank line that names a tag the
+//! game already has starts the next game (the first is then a game of tags alone). Comments on a
+//! result's line are the game's. Whitespace includes
 //! the full-width space; a byte-order mark and CRLF are fine.
 //!
 //! # Writing
@@ -535,22 +537,45 @@ impl<'a> PgnReader<'a> {
     /// Reads the tag section of `game` (none when the text does not start with `[`).
     fn read_tags(&mut self, game: &mut Game) -> Result<(), ReadError> {
         let mut after_blank = false;
+        // The game's tag names, gathered at the first blank line among its tags (a section of
+        // many tags with blank lines between costs a look-up per tag, not a pass over them).
+        let mut names: Option<std::collections::HashSet<String>> = None;
         while self.peek() == Some('[') {
             // A tag the game has, after a blank line, is the next game's: a game of tags alone
             // (no moves, no result) ends there rather than taking the next one's tags.
-            if after_blank && self.names_a_tag_of(game) {
-                break;
+            if after_blank {
+                let names = names.get_or_insert_with(|| {
+                    let mut names: std::collections::HashSet<String> =
+                        game.tags.iter().map(|(n, _)| n.clone()).collect();
+                    if game.fen.is_some() {
+                        names.insert("FEN".to_owned());
+                    }
+                    names
+                });
+                let name = self.tag_name_here();
+                let fen = name.eq_ignore_ascii_case("FEN");
+                if names.contains(if fen { "FEN" } else { name }) {
+                    break;
+                }
             }
             let line = self.line;
             match self.read_tag() {
                 // The start position is the game's, not a tag (writers put it back).
                 Ok((name, value, at)) if name.eq_ignore_ascii_case("FEN") => {
+                    if let Some(names) = &mut names {
+                        names.insert("FEN".to_owned());
+                    }
                     let given = !value.is_empty();
                     game.fen = given.then_some(value);
                     game.fen_offset = given.then_some(at);
                     game.fen_line = given.then_some(line);
                 }
-                Ok((name, value, _)) => game.tags.push((name, value)),
+                Ok((name, value, _)) => {
+                    if let Some(names) = &mut names {
+                        names.insert(name.clone());
+                    }
+                    game.tags.push((name, value));
+                }
                 Err(e) => {
                     self.skip = Skip::ToGame;
                     return Err(e);
@@ -564,15 +589,13 @@ impl<'a> PgnReader<'a> {
         Ok(())
     }
 
-    /// Whether the tag line at the reading place names a tag `game` already has.
-    fn names_a_tag_of(&self, game: &Game) -> bool {
+    /// The name of the tag at the reading place (which is at its `[`).
+    fn tag_name_here(&self) -> &'a str {
         let rest = self.text.get(self.pos + 1..self.end).unwrap_or_default();
         let len = rest
             .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
             .unwrap_or(rest.len());
-        let name = &rest[..len];
-        (name.eq_ignore_ascii_case("FEN") && game.fen.is_some())
-            || game.tags.iter().any(|(n, _)| n == name)
+        &rest[..len]
     }
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
@@ -782,12 +805,9 @@ impl<'a> PgnReader<'a> {
             match self.peek_byte() {
                 Some(b'{') => {
                     let from = self.pos + 1;
-                    let window = (from + MAX_COMMENT).min(self.end);
-                    let found =
-                        memchr::memchr(b'}', &self.text.as_bytes()[from.min(window)..window]);
-                    let Some(i) = found else {
-                        // Not closed here: left to the passing over, as before.
-                        self.look(self.end);
+                    let Some(i) = self.closing_comment_len(from) else {
+                        // Not closed before a tag line (or within reach): left to the passing
+                        // over, which a tag line ends.
                         return;
                     };
                     self.look(from + i);
@@ -805,6 +825,37 @@ impl<'a> PgnReader<'a> {
                 _ => return,
             }
         }
+    }
+
+    /// The length of a `{` comment after a result whose text starts at `from`, if it closes
+    /// before a line starting (after spaces) with `[` and within [`MAX_CLOSING`] bytes: a `{` left
+    /// open after a result (a trailer's `:-{`) takes nothing of the games after it. What was
+    /// looked at is noted (to the text's end when it ends first: the text after may close it).
+    fn closing_comment_len(&mut self, from: usize) -> Option<usize> {
+        let limit = from.saturating_add(MAX_CLOSING).min(self.end);
+        let bytes = &self.text.as_bytes()[from.min(limit)..limit];
+        let mut at = 0;
+        while let Some(i) = memchr::memchr2(b'}', b'\n', &bytes[at..]) {
+            let p = at + i;
+            if bytes[p] == b'}' {
+                return Some(p);
+            }
+            let next = bytes[p + 1..]
+                .iter()
+                .position(|&b| b != b' ' && b != b'\t' && b != b'\r');
+            if next.is_some_and(|n| bytes[p + 1 + n] == b'[') {
+                self.look(from + p);
+                return None;
+            }
+            at = p + 1;
+        }
+        // Neither within reach: where the text ends first, the text after may close it.
+        self.look(if limit == self.text.len() {
+            limit
+        } else {
+            limit.saturating_sub(1)
+        });
+        None
     }
 
     /// Passes over the lines after a game's result (the rest of the result's line first) that
@@ -844,7 +895,12 @@ impl<'a> PgnReader<'a> {
             };
             let starts = tags
                 || first.is_some_and(|word| {
-                    strip_move_number(word).is_some_and(|w| xq_notation::parse(w).is_ok())
+                    // (A word of digits and dots only, `12.5 hours`, is words here, though in
+                    // moves it may be WXF's pawn named by file and place.)
+                    strip_move_number(word).is_some_and(|w| {
+                        !w.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                            && xq_notation::parse(w).is_ok()
+                    })
                 });
             if starts {
                 self.skip = Skip::None;
@@ -1131,6 +1187,10 @@ fn attach_comment(
     }
 }
 
+/// How far after a game's result a `{` comment is looked for its `}` (as the game's last words):
+/// a long annotation, not a trailer's stray `{`.
+const MAX_CLOSING: usize = 64 << 10;
+
 /// The longest result token, in bytes (`1/2-1/2`).
 const LONGEST_RESULT: usize = 7;
 
@@ -1416,6 +1476,10 @@ mod tests {
         // moves further on are words.
         let words = "[Event \"a\"]\n\n1. h2e2 1-0\nPrinted on a4 paper, see 炮二平五\n[Event \"b\"]\n1. c3c4 *\n";
         assert_eq!(moves(words), [vec!["h2e2"], vec!["c3c4"]]);
+        assert_eq!(
+            moves("1. h2e2 h9g7 1-0\n12.5 hours of play\n"),
+            [vec!["h2e2", "h9g7"]]
+        );
         // Comments on the result's line are the game's last words, kept after its last move;
         // a move after them starts the next game.
         let closing = read(
@@ -1440,6 +1504,16 @@ mod tests {
             Some("next line")
         );
         assert_eq!(texts(&closing[2].as_ref().unwrap().moves), ["h0g2"]);
+        // A `{` on the result's line left open: a tag line ends it, as any skipping; nothing of
+        // the games after it is taken, however far its `}` (or none) stands.
+        let open_brace = "[Event \"a\"]\n\n1. h2e2 1-0 {\n[Event \"b\"]\n\n1. c3c4 *\n\n[Event \"c\"]\n\n1. h0g2 {ok} h9g7 *";
+        assert_eq!(
+            moves(open_brace),
+            [vec!["h2e2"], vec!["c3c4"], vec!["h0g2", "h9g7"]]
+        );
+        let far =
+            format!("1. h2e2 1-0 {{ {}\n", "x ".repeat(MAX_CLOSING)) + "[Event \"b\"]\n1. c3c4 *\n";
+        assert_eq!(moves(&far), [vec!["h2e2"], vec!["c3c4"]]);
         // A `{` left open after a result ends at the next tag line: no game is lost to it.
         let open = "[Event \"a\"]\n\n1. h2e2 1-0 :-{\n[Event \"b\"]\n1. c3c4 *\n[Event \"c\"]\n1. h0g2 {ok} h9g7 *\n";
         assert_eq!(

@@ -1042,6 +1042,33 @@ mod tests {
         });
     }
 
+    /// Comments on a result's line are the game's, read streamed and in pieces as whole; a `{`
+    /// left open there takes nothing of the games after it, even when they run past a game's
+    /// window (the most one game may take).
+    #[test]
+    fn comments_after_results_stream_as_whole() {
+        let mut text = pgn(2);
+        for _ in 0..3 {
+            text.push_str("1. 炮二平五 1-0 {\n");
+            text.push_str(&pgn(2));
+            text.push_str("1. 兵七进一 0-1 {closed\nacross lines} ; and more\n");
+            text.push_str(&pgn(1));
+        }
+        in_each_encoding_every_way_is_whole(&text, |whole| {
+            assert_eq!(whole.len(), 2 + 3 * 5);
+            assert!(whole.iter().all(Result::is_ok));
+        });
+        // Whole with a window of 4 KiB, far less than the games after the open brace.
+        let text = format!("1. 炮二平五 1-0 {{\n{}", pgn(100));
+        let options = ReadOptions {
+            encoding: Some(Encoding::Utf8),
+            format: Some(Format::Pgn),
+        };
+        let read = format::read_with(text.as_bytes(), Some("pgn"), options, 4096).unwrap();
+        assert_eq!(read.games.len(), 101);
+        assert!(read.games.iter().all(Result::is_ok));
+    }
+
     /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the
     /// games read whole first.
     fn in_each_encoding_every_way_is_whole(text: &str, check: impl Fn(&[Result<Game, ReadError>])) {
