@@ -200,24 +200,37 @@ impl Outcome {
             "0-1" | "L" | "l" => Outcome::BlackWins,
             "1/2-1/2" | "½-½" | "D" | "d" => Outcome::Draw,
             "*" | "" | "未知" => Outcome::Unknown,
-            _ => return Outcome::from_token_and_words(text).or_else(|| Outcome::from_words(text)),
+            _ => {
+                return Outcome::from_token_and_words(text)
+                    .unwrap_or_else(|| Outcome::from_words(text));
+            }
         })
     }
 
-    /// A PGN result token followed by words (`1-0 (time)`, `0-1(forfeit)`).
-    fn from_token_and_words(text: &str) -> Option<Outcome> {
+    /// A PGN result token followed by words (`1-0 (time)`, `0-1(forfeit)`): the token's, unless
+    /// the words say another result (`1-0 黑胜` is none).
+    /// (`None` when `text` does not start with a token and words.)
+    fn from_token_and_words(text: &str) -> Option<Option<Outcome>> {
         let end = text.find(|c: char| c.is_whitespace() || c == '(')?;
-        match &text[..end] {
-            token @ ("1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") => Outcome::parse(token),
-            _ => None,
-        }
+        let outcome = match &text[..end] {
+            token @ ("1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") => Outcome::parse(token)?,
+            _ => return None,
+        };
+        Some(match Outcome::from_words(&text[end..]) {
+            Some(said) if said != outcome => None,
+            _ => Some(outcome),
+        })
     }
 
     /// A result in words: each side named with what it did (a win, a loss), or a draw; `None`
-    /// when they say nothing of the kind or contradict each other.
+    /// when they say nothing of the kind, leave it open (`未分胜负`, 胜负未定: 胜负 together is
+    /// "the outcome"), or contradict each other. English is read word by word (`withdrawn`
+    /// holds no draw, `closed` no loss).
     fn from_words(text: &str) -> Option<Outcome> {
-        let lower = text.to_lowercase();
-        let english = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+        const OPEN: [&str; 6] = ["未", "不", "胜负", "勝負", "输赢", "輸贏"];
+        if OPEN.iter().any(|w| text.contains(w)) {
+            return None;
+        }
         let mut found: Option<Outcome> = None;
         let mut agree = |outcome: Outcome| -> bool {
             match found {
@@ -228,7 +241,7 @@ impl Outcome {
                 }
             }
         };
-        // Chinese: a side (红, 黑), then before the next side what it did.
+        // Chinese: a side (红, 黑), then before the next side what it did (弃权: it forfeits).
         let mut side: Option<bool> = None;
         for c in text.chars() {
             let red_won = match c {
@@ -241,7 +254,7 @@ impl Outcome {
                     continue;
                 }
                 '胜' | '勝' | '赢' | '贏' => side,
-                '负' | '負' | '输' | '輸' => side.map(|red| !red),
+                '负' | '負' | '输' | '輸' | '弃' | '棄' => side.map(|red| !red),
                 '和' => {
                     if !agree(Outcome::Draw) {
                         return None;
@@ -262,15 +275,35 @@ impl Outcome {
                 side = None;
             }
         }
-        if found.is_none() && lower.is_ascii() {
-            let red = english(&["red"]);
-            let black = english(&["black"]);
-            let won = english(&["win", "won"]);
-            let lost = english(&["lose", "lost", "loss", "resign", "forfeit"]);
-            found = match (red, black, won, lost) {
-                _ if english(&["draw"]) && !won && !lost => Some(Outcome::Draw),
-                (true, false, true, false) | (false, true, false, true) => Some(Outcome::RedWins),
-                (false, true, true, false) | (true, false, false, true) => Some(Outcome::BlackWins),
+        if found.is_none() {
+            let lower = text.to_lowercase();
+            let words: Vec<&str> = lower
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            let any = |of: &[&str]| words.iter().any(|w| of.contains(w));
+            let (red, black) = (any(&["red"]), any(&["black"]));
+            let won = any(&["win", "wins", "won", "winner", "victory"]);
+            let lost = any(&[
+                "lose",
+                "loses",
+                "lost",
+                "loss",
+                "resign",
+                "resigns",
+                "resigned",
+                "forfeit",
+                "forfeits",
+                "forfeited",
+            ]);
+            let drawn = any(&["draw", "drawn", "draws"]);
+            // The side named won, or (no win said) lost: `Red wins by forfeit` is Red's.
+            found = match (red, black) {
+                _ if drawn && !won && !lost => Some(Outcome::Draw),
+                (true, false) if won => Some(Outcome::RedWins),
+                (false, true) if won => Some(Outcome::BlackWins),
+                (true, false) if lost => Some(Outcome::BlackWins),
+                (false, true) if lost => Some(Outcome::RedWins),
                 _ => None,
             };
         }
@@ -350,11 +383,11 @@ impl Game {
 
     /// The value of a tag (case-insensitive name), if present and not empty.
     pub fn tag(&self, name: &str) -> Option<&str> {
+        // (The first with a value: `[Red ""]` then `[Red "Xu"]` is Xu.)
         self.tags
             .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .find(|(k, v)| k.eq_ignore_ascii_case(name) && !v.trim().is_empty())
             .map(|(_, v)| v.as_str())
-            .filter(|v| !v.trim().is_empty())
     }
 
     /// Sets a tag, replacing an existing one of the same name or appending it.
@@ -533,6 +566,16 @@ mod tests {
             ("胜", None),
             ("abandoned", None),
             ("red and black", None),
+            // Words that hold result words but are none: read as none (kept as written).
+            ("Withdrawn", None),
+            ("Red withdrawn", None),
+            ("Red, closed", None),
+            ("红黑未分胜负", None),
+            ("红先，胜负未定", None),
+            ("1-0 黑胜", None),
+            ("1-0 红胜", Some(Outcome::RedWins)),
+            ("Red wins by forfeit", Some(Outcome::RedWins)),
+            ("红方弃权", Some(Outcome::BlackWins)),
         ] {
             assert_eq!(Outcome::parse(text), outcome, "{text}");
         }

@@ -612,7 +612,8 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             ));
         }
     }
-    // A tag given again with another value: XQF has one field for it, which holds the first.
+    // A tag given again with another value: XQF has one field for it, which holds the first
+    // with a value (the result: the outcome it reads as).
     let again: Vec<&str> = STRINGS
         .iter()
         .map(|(_, _, name)| *name)
@@ -621,8 +622,13 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             let mut values = game
                 .tags
                 .iter()
-                .filter(|(k, v)| k == name && !v.trim().is_empty())
-                .map(|(_, v)| v.trim());
+                .filter(|(k, v)| k.eq_ignore_ascii_case(name) && !v.trim().is_empty())
+                .map(|(_, v)| -> &str {
+                    match Outcome::parse(v) {
+                        Some(outcome) if *name == "Result" => outcome.pgn(),
+                        _ => v.trim(),
+                    }
+                });
             let first = values.next();
             values.any(|v| Some(v) != first)
         })
@@ -748,6 +754,31 @@ mod tests {
             ["tags given again with other values, of which XQF holds the first: Red"]
         );
         assert!(twice(["r1", "r1"]).is_empty());
+        // Told apart as the writer reads tags: whatever the case, the first with a value; a
+        // result by the outcome it reads as.
+        let game = Game {
+            tags: [("Red", ""), ("Red", "Xu"), ("black", "Lu"), ("Black", "Hu")]
+                .iter()
+                .chain(&[("Result", "1-0"), ("Result", "红胜")])
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            ..Game::default()
+        };
+        let w = crate::write::write_xqf(&game, XqfVersion::Plain);
+        assert!(
+            w.dropped.contains(
+                &"tags given again with other values, of which XQF holds the first: Black"
+                    .to_owned()
+            ),
+            "{:?}",
+            w.dropped
+        );
+        let back = read_xqf(&w.bytes).unwrap();
+        assert_eq!(
+            (back.tag("Red"), back.tag("Black")),
+            (Some("Xu"), Some("Lu"))
+        );
+        assert_eq!(back.tag("Result"), Some("1-0"));
         assert_eq!(result_said("红负"), (false, Some("0-1".to_owned())));
         let game = read_xqf(
             &crate::write::write_xqf(
