@@ -1225,6 +1225,7 @@ fn result_token(token: &str) -> Option<&'static str> {
 }
 
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
+#[inline]
 pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
     // Counted by bytes: an ASCII digit is one byte, and no byte of another character is one.
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
