@@ -540,21 +540,21 @@ impl<'a> PgnReader<'a> {
         // The game's tag names, gathered at the first blank line among its tags (a section of
         // many tags with blank lines between costs a look-up per tag, not a pass over them).
         let mut names: Option<std::collections::HashSet<String>> = None;
+        // Whether a FEN tag was read (with a value or not: the start position is no tag).
+        let mut fen_read = false;
         while self.peek() == Some('[') {
-            // A tag the game has, after a blank line, is the next game's: a game of tags alone
-            // (no moves, no result) ends there rather than taking the next one's tags.
+            // A tag the game has (names compared in any case, as `Game::tag` does), after a
+            // blank line, is the next game's: a game of tags alone (no moves, no result) ends
+            // there rather than taking the next one's tags.
             if after_blank {
                 let names = names.get_or_insert_with(|| {
-                    let mut names: std::collections::HashSet<String> =
-                        game.tags.iter().map(|(n, _)| n.clone()).collect();
-                    if game.fen.is_some() {
-                        names.insert("FEN".to_owned());
-                    }
-                    names
+                    game.tags
+                        .iter()
+                        .map(|(n, _)| n.to_ascii_lowercase())
+                        .chain(fen_read.then(|| "fen".to_owned()))
+                        .collect()
                 });
-                let name = self.tag_name_here();
-                let fen = name.eq_ignore_ascii_case("FEN");
-                if names.contains(if fen { "FEN" } else { name }) {
+                if names.contains(&self.tag_name_here().to_ascii_lowercase()) {
                     break;
                 }
             }
@@ -562,8 +562,9 @@ impl<'a> PgnReader<'a> {
             match self.read_tag() {
                 // The start position is the game's, not a tag (writers put it back).
                 Ok((name, value, at)) if name.eq_ignore_ascii_case("FEN") => {
+                    fen_read = true;
                     if let Some(names) = &mut names {
-                        names.insert("FEN".to_owned());
+                        names.insert("fen".to_owned());
                     }
                     let given = !value.is_empty();
                     game.fen = given.then_some(value);
@@ -572,7 +573,7 @@ impl<'a> PgnReader<'a> {
                 }
                 Ok((name, value, _)) => {
                     if let Some(names) = &mut names {
-                        names.insert(name.clone());
+                        names.insert(name.to_ascii_lowercase());
                     }
                     game.tags.push((name, value));
                 }
@@ -618,14 +619,32 @@ impl<'a> PgnReader<'a> {
                     self.bump();
                     let rest = self.rest();
                     let window = (self.pos + MAX_COMMENT).min(self.end);
-                    let found = self.text.as_bytes()[self.pos.min(window)..window]
-                        .iter()
-                        .position(|&b| b == b'}');
-                    match found {
-                        Some(i) => self.look(self.pos + i),
-                        None if window < self.end => self.look(window - 1),
-                        None => self.look(self.end),
-                    }
+                    let found = match self.comment_end(self.pos, window) {
+                        CommentEnd::Closed(i) => {
+                            self.look(self.pos + i);
+                            Some(i)
+                        }
+                        CommentEnd::TagLine(i) => {
+                            // The next game's tags: this comment is not closed in its game.
+                            self.look(self.pos + i);
+                            self.skip = Skip::ToGame;
+                            return Err(ReadError::new(
+                                ReadErrorKind::Syntax,
+                                "a comment opened with { is not closed before the next game's tags; close it or remove the {",
+                            )
+                            .at(start)
+                            .on_line(start_line)
+                            .in_game(self.game));
+                        }
+                        CommentEnd::Open if window < self.end => {
+                            self.look(window - 1);
+                            None
+                        }
+                        CommentEnd::Open => {
+                            self.look(self.end);
+                            None
+                        }
+                    };
                     let Some(end) = found else {
                         // Text goes on past the longest a comment may be: say so, as a `}`
                         // further on may be this comment's end to the person who wrote it.
@@ -805,10 +824,25 @@ impl<'a> PgnReader<'a> {
             match self.peek_byte() {
                 Some(b'{') => {
                     let from = self.pos + 1;
-                    let Some(i) = self.closing_comment_len(from) else {
-                        // Not closed before a tag line (or within reach): left to the passing
-                        // over, which a tag line ends.
-                        return;
+                    let limit = from.saturating_add(MAX_COMMENT).min(self.end);
+                    let i = match self.comment_end(from, limit) {
+                        CommentEnd::Closed(i) => i,
+                        // Not closed before the next game's tags, or within reach: left to
+                        // the passing over of lines after a result, which a tag line ends (where
+                        // the text ends first, the text after it may close it).
+                        CommentEnd::TagLine(i) => {
+                            self.look(from + i);
+                            return;
+                        }
+                        CommentEnd::Open => {
+                            let text_end = limit == self.text.len();
+                            self.look(if text_end {
+                                limit
+                            } else {
+                                limit.saturating_sub(1)
+                            });
+                            return;
+                        }
                     };
                     self.look(from + i);
                     let body = self.text[from..from + i].trim().to_owned();
@@ -827,35 +861,27 @@ impl<'a> PgnReader<'a> {
         }
     }
 
-    /// The length of a `{` comment after a result whose text starts at `from`, if it closes
-    /// before a line starting (after spaces) with `[` and within [`MAX_CLOSING`] bytes: a `{` left
-    /// open after a result (a trailer's `:-{`) takes nothing of the games after it. What was
-    /// looked at is noted (to the text's end when it ends first: the text after may close it).
-    fn closing_comment_len(&mut self, from: usize) -> Option<usize> {
-        let limit = from.saturating_add(MAX_CLOSING).min(self.end);
+    /// Where a `{` comment whose text starts at `from` ends, looked for up to `limit`: at its `}`,
+    /// or (not closed) at the line end before a tag line (`[Name "value"]`, the whole line: a
+    /// comment's own `[see game 12]` or `[Event "x"] was later` lines are its text), or neither.
+    /// What is looked at is the caller's to note.
+    fn comment_end(&self, from: usize, limit: usize) -> CommentEnd {
         let bytes = &self.text.as_bytes()[from.min(limit)..limit];
         let mut at = 0;
         while let Some(i) = memchr::memchr2(b'}', b'\n', &bytes[at..]) {
             let p = at + i;
             if bytes[p] == b'}' {
-                return Some(p);
+                return CommentEnd::Closed(p);
             }
-            let next = bytes[p + 1..]
-                .iter()
-                .position(|&b| b != b' ' && b != b'\t' && b != b'\r');
-            if next.is_some_and(|n| bytes[p + 1 + n] == b'[') {
-                self.look(from + p);
-                return None;
+            let next = &bytes[p + 1..];
+            if let Some(len) = memchr::memchr(b'\n', next)
+                && is_tag_line(&next[..len])
+            {
+                return CommentEnd::TagLine(p);
             }
             at = p + 1;
         }
-        // Neither within reach: where the text ends first, the text after may close it.
-        self.look(if limit == self.text.len() {
-            limit
-        } else {
-            limit.saturating_sub(1)
-        });
-        None
+        CommentEnd::Open
     }
 
     /// Passes over the lines after a game's result (the rest of the result's line first) that
@@ -1187,9 +1213,46 @@ fn attach_comment(
     }
 }
 
-/// How far after a game's result a `{` comment is looked for its `}` (as the game's last words):
-/// a long annotation, not a trailer's stray `{`.
-const MAX_CLOSING: usize = 64 << 10;
+/// Where a `{` comment ends (see [`PgnReader::comment_end`]): the length of its text to the `}`
+/// or to the line end before a tag line.
+enum CommentEnd {
+    Closed(usize),
+    TagLine(usize),
+    Open,
+}
+
+/// Whether `line` (without its line end) is a tag line as a game's tag section has it:
+/// `[Name "value"]` after spaces, nothing but spaces after the `]`.
+fn is_tag_line(line: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(&b) = line.get(at) {
+        let space = match b {
+            b' ' | b'\t' | b'\r' => 1,
+            _ if may_start_space(b) => unicode_space_len(&line[at..]),
+            _ => 0,
+        };
+        if space == 0 {
+            break;
+        }
+        at += space;
+    }
+    let Some(rest) = line[at..].strip_prefix(b"[") else {
+        return false;
+    };
+    let name = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let after = &rest[name..];
+    let spaces = after
+        .iter()
+        .take_while(|b| **b == b' ' || **b == b'\t')
+        .count();
+    name > 0
+        && spaces > 0
+        && after[spaces..].starts_with(b"\"")
+        && line.trim_ascii_end().ends_with(b"]")
+}
 
 /// The longest result token, in bytes (`1/2-1/2`).
 const LONGEST_RESULT: usize = 7;
@@ -1512,9 +1575,28 @@ mod tests {
             moves(open_brace),
             [vec!["h2e2"], vec!["c3c4"], vec!["h0g2", "h9g7"]]
         );
-        let far =
-            format!("1. h2e2 1-0 {{ {}\n", "x ".repeat(MAX_CLOSING)) + "[Event \"b\"]\n1. c3c4 *\n";
+        // Its `}` is looked for as any comment's, up to the longest a comment may be; lines in
+        // it that only start like a tag are its text.
+        let far = format!("1. h2e2 1-0 {{ {}}}\n1. c3c4 *\n", "x ".repeat(50_000));
         assert_eq!(moves(&far), [vec!["h2e2"], vec!["c3c4"]]);
+        let read_far = read(&far);
+        let comment = read_far[0].as_ref().unwrap().moves[0]
+            .comment
+            .clone()
+            .unwrap();
+        assert_eq!(comment.len(), 2 * 50_000 - 1);
+        let bracketed = "1. h2e2 1-0 {Note:\n  [Event \"Asian Cup\"] was played later.\n[see game 12]\n}\n\n[Event \"b\"]\n1. c3c4 *\n";
+        let read_bracketed = read(bracketed);
+        assert_eq!(read_bracketed.len(), 2);
+        assert!(
+            read_bracketed[0].as_ref().unwrap().moves[0]
+                .comment
+                .as_deref()
+                .is_some_and(|c| c.ends_with("[see game 12]"))
+        );
+        // A tag line indented with a full-width space ends it too.
+        let indented = "1. h2e2 1-0 {\n\u{3000}[Event \"b\"]\n1. c3c4 *\n";
+        assert_eq!(moves(indented), [vec!["h2e2"], vec!["c3c4"]]);
         // A `{` left open after a result ends at the next tag line: no game is lost to it.
         let open = "[Event \"a\"]\n\n1. h2e2 1-0 :-{\n[Event \"b\"]\n1. c3c4 *\n[Event \"c\"]\n1. h0g2 {ok} h9g7 *\n";
         assert_eq!(
@@ -1621,6 +1703,23 @@ mod tests {
         // Every place is the character the error is about.
         assert_eq!(unclosed.offset, Some("[Event \"x\"]\n1. h2e2 ".len()));
         assert!(unclosed.message.contains("never closed with }"));
+        // Not closed before the next game's tags: an error, and the next game is read (a
+        // bracket line that is no tag line is the comment's).
+        let before_tags = read(
+            "[Event \"a\"]\n1. h2e2 {oops\n[not a tag]\n\n[Event \"b\"]\n1. c3c4 {fine} h9g7 1-0\n",
+        );
+        assert_eq!(before_tags.len(), 2);
+        let err = before_tags[0].as_ref().unwrap_err();
+        assert!(
+            err.message
+                .contains("not closed before the next game's tags"),
+            "{}",
+            err.message
+        );
+        assert_eq!(
+            texts(&before_tags[1].as_ref().unwrap().moves),
+            ["c3c4", "h9g7"]
+        );
         // A comment closed only after the longest a comment may be says so.
         let long = format!("1. h2e2 {{{}}} h9g7 *", "x".repeat(MAX_COMMENT + 10));
         let long = read(&long).remove(0).unwrap_err();
@@ -1747,6 +1846,17 @@ mod tests {
             events("[Event \"A\"]\n\n[Site \"s\"]\n\n1. h2e2 *\n"),
             [a(1)]
         );
+        // Names in any case; a FEN tag, empty or not, wherever it stands.
+        assert_eq!(
+            events("[Event \"A\"]\n[Red \"x\"]\n\n[event \"b\"]\n[red \"y\"]\n\n1. h2e2 *\n").len(),
+            2
+        );
+        for fen in [
+            "[Event \"A\"]\n[FEN \"\"]\n\n[FEN \"\"]\n[Event \"B\"]\n1. h2e2 *\n",
+            "[Event \"A\"]\n\n[FEN \"\"]\n\n[FEN \"\"]\n[Event \"B\"]\n1. h2e2 *\n",
+        ] {
+            assert_eq!(events(fen), [a(0), b(1)], "{fen}");
+        }
         assert_eq!(
             events("[Event \"A\"]\n[Event \"B\"]\n1. h2e2 *\n"),
             [(vec!["A".to_owned(), "B".to_owned()], 1)]
