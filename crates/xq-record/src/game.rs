@@ -216,21 +216,26 @@ impl Outcome {
             token @ ("1-0" | "0-1" | "1/2-1/2" | "½-½" | "*") => Outcome::parse(token)?,
             _ => return None,
         };
+        // (Only a win the words give to the other side contradicts it: `1-0 (Black claimed a
+        // draw, refused)` is 1-0.)
         Some(match Outcome::from_words(&text[end..]) {
-            Some(said) if said != outcome => None,
+            Some(said @ (Outcome::RedWins | Outcome::BlackWins)) if said != outcome => None,
             _ => Some(outcome),
         })
     }
 
     /// A result in words: each side named with what it did (a win, a loss), or a draw; `None`
     /// when they say nothing of the kind, leave it open (`未分胜负`, 胜负未定: 胜负 together is
-    /// "the outcome"), or contradict each other. English is read word by word (`withdrawn`
-    /// holds no draw, `closed` no loss).
+    /// the noun "the outcome"), or contradict each other. A ruling's words read so too
+    /// (`黑方长将不变判负`: Black loses; `双方不变作和`: a draw). English is read word by word
+    /// (`withdrawn` holds no draw, `closed` no loss).
     fn from_words(text: &str) -> Option<Outcome> {
-        const OPEN: [&str; 6] = ["未", "不", "胜负", "勝負", "输赢", "輸贏"];
+        const OPEN: [&str; 4] = ["胜负", "勝負", "输赢", "輸贏"];
         if OPEN.iter().any(|w| text.contains(w)) {
             return None;
         }
+        // 弃权 (forfeits) is a loss; 弃 alone is a sacrifice (`红弃车胜`).
+        let text = text.replace("弃权", "负").replace("棄權", "負");
         let mut found: Option<Outcome> = None;
         let mut agree = |outcome: Outcome| -> bool {
             match found {
@@ -254,7 +259,7 @@ impl Outcome {
                     continue;
                 }
                 '胜' | '勝' | '赢' | '贏' => side,
-                '负' | '負' | '输' | '輸' | '弃' | '棄' => side.map(|red| !red),
+                '负' | '負' | '输' | '輸' => side.map(|red| !red),
                 '和' => {
                     if !agree(Outcome::Draw) {
                         return None;
@@ -576,6 +581,14 @@ mod tests {
             ("1-0 红胜", Some(Outcome::RedWins)),
             ("Red wins by forfeit", Some(Outcome::RedWins)),
             ("红方弃权", Some(Outcome::BlackWins)),
+            ("红弃车胜", Some(Outcome::RedWins)),
+            ("双方不变作和", Some(Outcome::Draw)),
+            ("黑方长将不变判负", Some(Outcome::RedWins)),
+            ("红胜（黑方未到场）", Some(Outcome::RedWins)),
+            (
+                "1-0 (Black claimed a draw, refused)",
+                Some(Outcome::RedWins),
+            ),
         ] {
             assert_eq!(Outcome::parse(text), outcome, "{text}");
         }
