@@ -223,7 +223,7 @@ pub struct GameRow {
     /// The game's index in the file.
     pub index: Option<u32>,
     /// The tags in the record's order (written to JSON as an object: a name given twice keeps
-    /// its first place and its last value).
+    /// its first place and its first value with text, as the columns take it: `Game::tag`).
     #[serde(serialize_with = "tags_as_object")]
     pub tags: Vec<(String, String)>,
     /// The Red tag.
@@ -256,8 +256,15 @@ fn tags_as_object<S: Serializer>(tags: &[(String, String)], s: S) -> Result<S::O
     let mut order: Vec<&str> = Vec::new();
     let mut value: HashMap<&str, &str> = HashMap::new();
     for (k, v) in tags {
-        if value.insert(k, v).is_none() {
-            order.push(k);
+        match value.get(k.as_str()) {
+            None => {
+                order.push(k);
+                value.insert(k, v);
+            }
+            Some(first) if first.trim().is_empty() && !v.trim().is_empty() => {
+                value.insert(k, v);
+            }
+            Some(_) => {}
         }
     }
     let mut map = s.serialize_map(Some(order.len()))?;
@@ -337,12 +344,15 @@ pub fn rows(source: &Source<'_>, table: Table, options: &Options, sink: &mut dyn
 
 fn game_row(s: &Source<'_>, o: &Options) -> GameRow {
     let id = game_id(s.file, s.index);
+    // The first with text (`Game::tag`), else the first, empty.
     let tag = |name: &str| {
-        s.game
-            .tags
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.clone())
+        s.game.tag(name).map(str::to_owned).or_else(|| {
+            s.game
+                .tags
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+        })
     };
     GameRow {
         split: split_of(&id, o.validation),
@@ -510,6 +520,20 @@ mod tests {
             .filter(|i| split_of(&format!("f.pgn#{i}"), 0.1) == "validation")
             .count();
         assert!((800..1200).contains(&share), "{share}");
+    }
+
+    /// A tag given twice: the object keeps the value the columns take (the first with text).
+    #[test]
+    fn tags_given_twice_keep_the_columns_value() {
+        let tags: Vec<(String, String)> =
+            [("Event", "A"), ("Red", ""), ("Event", "B"), ("Red", "x")]
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect();
+        let mut json = serde_json::Serializer::new(Vec::new());
+        tags_as_object(&tags, &mut json).unwrap();
+        let json = String::from_utf8(json.into_inner()).unwrap();
+        assert_eq!(json, r#"{"Event":"A","Red":"x"}"#);
     }
 
     #[test]
