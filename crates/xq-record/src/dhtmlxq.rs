@@ -362,7 +362,7 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
             *slot = i;
         }
     }
-    let mut differing: Vec<(&str, usize)> = Vec::new();
+    let mut differing: std::collections::BTreeMap<&str, usize> = Default::default();
     for (i, (name, value, _)) in fields.iter().enumerate() {
         // (Branches given twice are said as branches.)
         let repeated = is_structural(name) && !name.starts_with("move_");
@@ -371,23 +371,12 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
         // shorter value, which a record of many repeats holds.)
         let value = value.trim();
         if repeated && read != i && !value.is_empty() && value != fields[read].1.trim() {
-            match differing.last_mut() {
-                Some((last, n)) if *last == name.as_str() => *n += 1,
-                _ => differing.push((name.as_str(), 1)),
-            }
+            *differing.entry(name.as_str()).or_default() += 1;
         }
     }
     let field = |name: &str| first.get(name).map(|&i| &fields[i]);
     let get = |name: &str| field(name).map(|(_, v, _)| v.as_str());
     let mut game = Game::default();
-    differing.sort_unstable();
-    differing.dedup_by(|b, a| {
-        let same = a.0 == b.0;
-        if same {
-            a.1 += b.1;
-        }
-        same
-    });
     for (name, n) in differing {
         game.unread.push(match n {
             1 => format!("the field {name} given again with another value (the first one with a value is read)"),

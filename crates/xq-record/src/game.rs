@@ -416,8 +416,8 @@ impl Game {
     /// The Result tag's text when it is no result [`Outcome::parse`] reads (`abandoned`): what
     /// a format that holds only outcomes cannot keep.
     pub fn unread_result(&self) -> Option<&str> {
-        self.tag("Result")
-            .filter(|r| !r.trim().is_empty() && Outcome::parse(r).is_none())
+        // (A tag read has a value.)
+        self.tag("Result").filter(|r| Outcome::parse(r).is_none())
     }
 
     /// The date from the Date tag, if it can be read (the tag itself keeps the original text).

@@ -380,13 +380,11 @@ impl<'a> PgnReader<'a> {
     /// the text.
     fn read_tag(&mut self) -> Result<(String, String, usize), ReadError> {
         let start_line = self.line;
+        let name_len = self.tag_name_here().len();
         self.bump(); // '['
         let rest = self.rest();
         let end_of_line = self.find_in_rest('\n').unwrap_or(rest.len());
         let line = &rest[..end_of_line];
-        let name_len = line
-            .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
-            .unwrap_or(line.len());
         let name = line[..name_len].to_owned();
         let after = &line[name_len..];
         let (value, value_at) = match after.find('"') {
@@ -669,10 +667,7 @@ impl<'a> PgnReader<'a> {
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
                 b';' => {
-                    let rest = self.rest();
-                    let end = self.find_in_rest('\n').unwrap_or(rest.len());
-                    let body = rest[1..end].trim().to_owned();
-                    self.advance(end);
+                    let body = self.read_line_comment();
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
                 b'(' => {
@@ -811,15 +806,10 @@ impl<'a> PgnReader<'a> {
             // Spaces within the line.
             loop {
                 let rest = &self.text.as_bytes()[self.pos.min(self.end)..self.end];
-                let space = match rest.first() {
-                    Some(b' ' | b'\t' | b'\r') => 1,
-                    Some(&b) if may_start_space(b) => unicode_space_len(rest),
-                    _ => 0,
-                };
-                if space == 0 {
-                    break;
+                match line_space_len(rest) {
+                    0 => break,
+                    space => self.pos += space,
                 }
-                self.pos += space;
             }
             match self.peek_byte() {
                 Some(b'{') => {
@@ -850,10 +840,7 @@ impl<'a> PgnReader<'a> {
                     attach_comment(game, stack, pending, body);
                 }
                 Some(b';') => {
-                    let rest = self.rest();
-                    let end = self.find_in_rest('\n').unwrap_or(rest.len());
-                    let body = rest[1..end].trim().to_owned();
-                    self.advance(end);
+                    let body = self.read_line_comment();
                     attach_comment(game, stack, pending, body);
                 }
                 _ => return,
@@ -989,11 +976,7 @@ impl<'a> PgnReader<'a> {
                 self.skip = Skip::None;
                 return true;
             }
-            let space = match b {
-                _ if b < 0x80 => usize::from(b.is_ascii_whitespace()),
-                _ if may_start_space(b) => unicode_space_len(rest),
-                _ => 0,
-            };
+            let space = line_space_len(rest);
             if space > 0 {
                 self.advance(space);
                 continue;
@@ -1076,28 +1059,22 @@ impl<'a> PgnReader<'a> {
     fn read_token(&mut self) -> &'a str {
         let start = self.pos;
         let bytes = &self.text.as_bytes()[..self.end];
-        // As in `skip_space`: what was looked at is noted once, at the end.
-        let mut pos = start;
-        let mut furthest = pos;
-        loop {
-            furthest = furthest.max(pos);
-            let Some(&b) = bytes.get(pos) else { break };
-            if b < 0x80 {
-                if ends_token(b) {
-                    break;
-                }
-                pos += 1;
-            } else {
-                furthest = furthest.max(pos + 2);
-                if may_start_space(b) && unicode_space_len(&bytes[pos..]) > 0 {
-                    break;
-                }
-                pos += utf8_len(b);
-            }
-        }
-        self.look(furthest);
+        let pos = start + token_len(bytes.get(start..).unwrap_or_default());
+        // As in `skip_space`: what was looked at is noted once, at the end: up to where the
+        // token stops, and the two bytes after a character there told to be a space.
+        let wide_stop = bytes.get(pos).is_some_and(|&b| b >= 0x80);
+        self.look(if wide_stop { pos + 2 } else { pos });
         self.pos = pos;
         &self.text[start..self.pos.min(self.end)]
+    }
+
+    /// Reads a `;` comment (the reading place at its `;`) to its line's end: its text, trimmed.
+    fn read_line_comment(&mut self) -> String {
+        let rest = self.rest();
+        let end = self.find_in_rest('\n').unwrap_or(rest.len());
+        let body = rest[1..end].trim().to_owned();
+        self.advance(end);
+        body
     }
 }
 
@@ -1225,16 +1202,11 @@ enum CommentEnd {
 /// `[Name "value"]` after spaces, nothing but spaces after the `]`.
 fn is_tag_line(line: &[u8]) -> bool {
     let mut at = 0;
-    while let Some(&b) = line.get(at) {
-        let space = match b {
-            b' ' | b'\t' | b'\r' => 1,
-            _ if may_start_space(b) => unicode_space_len(&line[at..]),
-            _ => 0,
-        };
-        if space == 0 {
-            break;
+    loop {
+        match line_space_len(&line[at..]) {
+            0 => break,
+            space => at += space,
         }
-        at += space;
     }
     let Some(rest) = line[at..].strip_prefix(b"[") else {
         return false;
@@ -1254,11 +1226,23 @@ fn is_tag_line(line: &[u8]) -> bool {
         && line.trim_ascii_end().ends_with(b"]")
 }
 
+/// The length of the space `bytes` start with within a line (ASCII white space but LF, or a
+/// Unicode space), 0 if they start with none.
+fn line_space_len(bytes: &[u8]) -> usize {
+    match bytes.first() {
+        Some(b'\n') | None => 0,
+        Some(&b) if b < 0x80 => usize::from(b.is_ascii_whitespace()),
+        Some(&b) if may_start_space(b) => unicode_space_len(bytes),
+        Some(_) => 0,
+    }
+}
+
 /// The longest result token, in bytes (`1/2-1/2`).
 const LONGEST_RESULT: usize = 7;
 
 /// The length of the token `bytes` start with: up to whitespace or a delimiter, as
 /// [`PgnReader::read_token`] reads one.
+#[inline(always)]
 fn token_len(bytes: &[u8]) -> usize {
     let mut pos = 0;
     while let Some(&b) = bytes.get(pos) {
@@ -1349,9 +1333,7 @@ fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
             }
             _ => {}
         }
-        let end = rest
-            .find(|c: char| c.is_whitespace() || u8::try_from(c).is_ok_and(ends_token))
-            .unwrap_or(rest.len());
+        let end = token_len(rest.as_bytes());
         let (word, after) = rest.split_at(end);
         // Move numbers and the dots of a continuation (`1.`, `1...`, `…`) are passed.
         let number = strip_move_number(word).is_none_or(continuation_dots);
