@@ -188,6 +188,64 @@ fn convert_to_jsonl_is_the_games_table() {
     assert_eq!(first["moves_iccs"][0], "h2e2");
 }
 
+/// The games table holds a game's tags and main line: converting records into it says what it
+/// drops of them, as converting into any other format that cannot hold everything does.
+#[test]
+fn convert_to_jsonl_says_what_the_table_drops() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("c");
+    let input = "fixtures/records/ours/variations.pgn";
+    let run = xq(&[
+        "convert",
+        input,
+        "--to",
+        "jsonl",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let said = run.stdout.replace(out.to_str().unwrap(), "OUT");
+    insta::assert_snapshot!("convert_jsonl_dropped", said);
+    // Counted from the record: every variation and every comment, at any depth.
+    let json = xq(&["convert", input, "--to", "json", "-o", "-"]);
+    let game: Value = serde_json::from_str(&json.stdout).unwrap();
+    fn count(line: &Value, lines: &mut usize, comments: &mut usize, top: bool) {
+        for node in line.as_array().unwrap() {
+            for key in ["comment", "before"] {
+                if !top && node.get(key).is_some_and(|c| !c.is_null()) {
+                    *comments += 1;
+                }
+            }
+            for v in node["variations"].as_array().into_iter().flatten() {
+                *lines += 1;
+                count(v, lines, comments, false);
+            }
+        }
+    }
+    let (mut lines, mut inside) = (0, 0);
+    for g in game["games"].as_array().unwrap() {
+        count(&g["moves"], &mut lines, &mut inside, true);
+    }
+    assert!(lines > 0 && inside > 0, "{}", json.stdout);
+    assert!(
+        said.contains(&format!("{lines} variation(s) with {inside} comment(s)")),
+        "{said}"
+    );
+    // A dataset is a table by choice: nothing to say.
+    let run = xq(&[
+        "dataset",
+        input,
+        "--table",
+        "games",
+        "--format",
+        "jsonl",
+        "--out",
+        tmp.path().join("d").to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("dropped"), "{}", run.stdout);
+}
+
 #[test]
 fn an_existing_dataset_is_kept_without_force_and_replaced_whole_with_it() {
     let tmp = tempfile::tempdir().unwrap();

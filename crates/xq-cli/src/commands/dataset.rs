@@ -49,6 +49,10 @@ struct Plan<'a> {
     jobs: Option<usize>,
     follow: bool,
     read: ReadOptions,
+    /// Whether to say what the table does not hold of the games (comments, variations): when
+    /// converting records (`xq convert` promises to say what it drops), not when building a
+    /// dataset, whose tables are summaries by design.
+    say_dropped: bool,
 }
 
 pub(crate) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -78,6 +82,7 @@ pub(crate) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<ExitStatus,
             jobs: args.jobs,
             follow: args.follow,
             read: args.input.options(),
+            say_dropped: false,
         },
         out,
     )
@@ -106,6 +111,7 @@ pub(crate) fn convert(
             jobs: args.jobs,
             follow: args.follow,
             read: args.input.options(),
+            say_dropped: true,
         },
         out,
     )
@@ -189,6 +195,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         counts: Counts::default(),
         failures: Vec::new(),
         status: ExitStatus::Success,
+        dropped: Dropped::default(),
     };
     for s in &skipped {
         writeln!(out, "{}: skipped: {}", s.display, s.why)?;
@@ -296,7 +303,58 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         c.failed_games,
         MANIFEST
     )?;
+    if plan.say_dropped {
+        for what in run.dropped.said(plan.table) {
+            writeln!(out, "  dropped: {what}")?;
+        }
+    }
     Ok(run.status)
+}
+
+/// What the rows of the games table do not hold of the games read: the table has a game's
+/// tags and main line, not its comments nor its variations.
+#[derive(Default)]
+struct Dropped {
+    variations: usize,
+    variation_comments: usize,
+    comments: usize,
+}
+
+impl Dropped {
+    fn add(&mut self, game: &Game) {
+        let (lines, inside) = game.off_main_line();
+        self.variations += lines;
+        self.variation_comments += inside;
+        self.comments += usize::from(game.comment.is_some())
+            + game
+                .moves
+                .iter()
+                .map(|n| usize::from(n.comment.is_some()) + usize::from(n.before().is_some()))
+                .sum::<usize>();
+    }
+
+    /// What was dropped, in words (nothing when nothing was).
+    fn said(&self, table: Table) -> Vec<String> {
+        let table = table.name();
+        let mut said = Vec::new();
+        if self.variations > 0 {
+            let with = match self.variation_comments {
+                0 => String::new(),
+                n => format!(" with {n} comment(s)"),
+            };
+            said.push(format!(
+                "{} variation(s){with}: the {table} table holds the main line only",
+                self.variations
+            ));
+        }
+        if self.comments > 0 {
+            said.push(format!(
+                "{} comment(s): the {table} table has no comments",
+                self.comments
+            ));
+        }
+        said
+    }
 }
 
 fn io_failure(message: String) -> Failure {
@@ -393,6 +451,7 @@ struct DatasetRun<'a> {
     counts: Counts,
     failures: Vec<FailedGame>,
     status: ExitStatus,
+    dropped: Dropped,
 }
 
 impl DatasetRun<'_> {
@@ -452,6 +511,9 @@ impl DatasetRun<'_> {
     fn games(&mut self, file: &str, games: &[Kept], out: &mut dyn Write) -> Result<(), CliError> {
         for g in games {
             self.counts.games += 1;
+            if self.plan.say_dropped {
+                self.dropped.add(&g.game);
+            }
             if g.report.ok {
                 continue;
             }
