@@ -443,7 +443,8 @@ impl TextDecoder {
                     Some(i) => match bytes[i..end] {
                         [0xC2..=0xF4, 0x80..=0xBF, ..] => std::str::from_utf8(&bytes[i..end])
                             .ok()
-                            .and_then(|_| std::str::from_utf8(line).ok()),
+                            .and_then(|_| std::str::from_utf8(line).ok())
+                            .filter(|_| self.keeps_utf8(line)),
                         _ => None,
                     },
                 };
@@ -487,6 +488,27 @@ impl TextDecoder {
         }
         normalise_line_starts(&mut text, self.cr_lines == Some(true), &mut self.line_start);
         text
+    }
+
+    /// Whether `line`, valid UTF-8 with a character beyond ASCII, is read as UTF-8 in this file
+    /// (rather than in its legacy encoding): yes, but in a GBK or Big5 file a line whose
+    /// characters beyond ASCII are all of two bytes in UTF-8 (Latin letters with marks, Greek,
+    /// Cyrillic …) and that reads without error in the file's encoding is read in it. GBK and
+    /// Big5 text is valid UTF-8 only by chance, and then almost only as such pairs of bytes (一
+    /// in GBK, D2 BB, is һ in UTF-8): a comment line of a character or two in a GBK file is
+    /// often valid UTF-8, while Chinese written in UTF-8 has characters of three bytes.
+    fn keeps_utf8(&self, line: &[u8]) -> bool {
+        match self.encoding {
+            Encoding::Gbk | Encoding::Big5 => {
+                line.iter().any(|&b| b >= 0xE0)
+                    || self
+                        .encoding
+                        .decoder()
+                        .decode_without_bom_handling_and_without_replacement(line)
+                        .is_none()
+            }
+            Encoding::Utf8 | Encoding::Utf16Le | Encoding::Utf16Be => true,
+        }
     }
 
     /// Decodes `run`, lines of `bytes` that are not UTF-8, in the legacy encoding (told from
@@ -914,12 +936,59 @@ mod tests {
         }
     }
 
+    /// In a GBK or Big5 file a line that is valid UTF-8 only by chance (characters of two bytes)
+    /// is read in the file's encoding; one with Chinese in UTF-8 (characters of three bytes), or
+    /// that does not read in the file's encoding, stays UTF-8. A UTF-8 file reads as UTF-8.
+    #[test]
+    fn legacy_lines_that_happen_to_be_utf8_read_in_the_legacy_encoding() {
+        let decoded = |bytes: &[u8], encoding| {
+            TextDecoder::new(encoding, true).decode(bytes, 0, &mut Vec::new())
+        };
+        let gbk = |text: &str| encode(text, Encoding::Gbk).into_owned();
+        // 平 and 一 in GBK (C6 BD, D2 BB) are ƽ and һ in UTF-8.
+        for line in ["平\n", "一\n", "{平}\n"] {
+            let mut file = gbk("[Event \"象棋\"]\n");
+            file.extend(gbk(line));
+            assert!(std::str::from_utf8(&gbk(line)).is_ok(), "{line}");
+            assert_eq!(
+                decoded(&file, Encoding::Gbk),
+                format!("[Event \"象棋\"]\n{line}")
+            );
+        }
+        // A line of Chinese in UTF-8 in a GBK file stays UTF-8, and so does a line of Latin
+        // letters that Big5 cannot read in a Big5 file (A0 is no Big5 trail byte). One that it
+        // can read is read in it: the price of the rule (GBK reads every pair of bytes that is a
+        // character of two bytes in UTF-8), paid in Chinese archives, where such lines are rare.
+        let mut file = gbk("[Event \"象棋\"]\n");
+        file.extend("{平局} Caf\u{e9}\nCaf\u{e9}\n".as_bytes());
+        assert_eq!(
+            decoded(&file, Encoding::Gbk),
+            "[Event \"象棋\"]\n{平局} Caf\u{e9}\nCaf茅\n"
+        );
+        let mut file = encode("[Event \"象棋\"]\n", Encoding::Big5).into_owned();
+        file.extend("voil\u{e0}\n".as_bytes());
+        assert_eq!(
+            decoded(&file, Encoding::Big5),
+            "[Event \"象棋\"]\nvoil\u{e0}\n"
+        );
+        // In a UTF-8 file, a UTF-8 line is UTF-8 whatever its characters.
+        let mut file = "[Event \"Caf\u{e9}\"]\n\u{1bd}\n".as_bytes().to_vec();
+        file.extend(gbk("马\n"));
+        assert_eq!(
+            decoded(&file, Encoding::Utf8),
+            "[Event \"Caf\u{e9}\"]\n\u{1bd}\n马\n"
+        );
+    }
+
     /// Decoding as before the runs: line by line.
     fn line_by_line(decoder: &mut TextDecoder, bytes: &[u8], at_start: bool) -> String {
         let mut text = String::new();
         let mut first = at_start;
         for line in bytes.split_inclusive(|&b| b == b'\n') {
-            if let Ok(s) = std::str::from_utf8(line) {
+            let utf8 = std::str::from_utf8(line)
+                .ok()
+                .filter(|_| line.is_ascii() || decoder.keeps_utf8(line));
+            if let Some(s) = utf8 {
                 text.push_str(if first {
                     s.trim_start_matches('\u{feff}')
                 } else {
@@ -938,7 +1007,7 @@ mod tests {
     fn lines_decoded_in_runs_read_as_each_line_alone() {
         let gbk = encode("马８进７\n", Encoding::Gbk).into_owned();
         let big5 = encode("馬８進７\n", Encoding::Big5).into_owned();
-        let lines: [&[u8]; 10] = [
+        let lines: [&[u8]; 12] = [
             b"[Event \"x\"]\n",
             "1. 炮二平五 {好}\n".as_bytes(),
             &gbk,
@@ -949,6 +1018,9 @@ mod tests {
             b"\n",
             "\u{feff}[Site \"y\"]\r\n".as_bytes(),
             b"\xc5\xa1\xa4\x40\n",
+            // 一 in GBK, valid UTF-8 (һ); Café in UTF-8.
+            b"\xd2\xbb\n",
+            "Caf\u{e9} \u{5e73}\n".as_bytes(),
         ];
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         for case in 0..4000 {
