@@ -363,6 +363,18 @@ impl TextDecoder {
         }
     }
 
+    /// The decoder, making every CR that no LF follows a LF (a line end of the same length:
+    /// offsets hold), not only in a file whose first line ends so: for the formats read by lines
+    /// where a CR is never content (PGN, move lists), so that a file mixing line ends (LF, then
+    /// lines ended by a CR alone, as pasting from an old Mac file leaves) has each of its lines
+    /// read as one, not the CR-ended ones run together.
+    pub(crate) fn ending_lines_at_lone_crs(self) -> TextDecoder {
+        TextDecoder {
+            cr_lines: Some(true),
+            ..self
+        }
+    }
+
     /// The file's encoding.
     pub(crate) fn encoding(&self) -> Encoding {
         self.encoding
@@ -665,11 +677,17 @@ fn detect_legacy(bytes: &[u8]) -> Encoding {
     }
 }
 
+/// Whether `text` has a CR that no LF follows (a CR at its end is one).
+pub(crate) fn has_lone_cr(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
+}
+
 /// A lone CR becomes LF (if `cr_lines`); a byte-order mark at a line's start becomes as many spaces as its UTF-8
 /// bytes (3), so that offsets in UTF-8 files hold.
 /// `line_start` says whether the text starts a line, and is left saying whether the next does.
 fn normalise_line_starts(text: &mut String, cr_lines: bool, line_start: &mut bool) {
-    if !(text.contains('\u{feff}') || (cr_lines && text.contains('\r'))) {
+    if !(text.contains('\u{feff}') || (cr_lines && has_lone_cr(text))) {
         if !text.is_empty() {
             *line_start = text.ends_with('\n');
         }
@@ -978,6 +996,19 @@ mod tests {
             decoded(&file, Encoding::Utf8),
             "[Event \"Caf\u{e9}\"]\n\u{1bd}\n马\n"
         );
+    }
+
+    #[test]
+    fn a_cr_alone_ends_a_line_a_crlf_stays() {
+        for (text, lines) in [
+            ("a\rb\r\nc\nd\r", "a\nb\r\nc\nd\n"),
+            ("\r\r\n\r", "\n\r\n\n"),
+            ("马\r马", "马\n马"),
+            ("no cr\r\n", "no cr\r\n"),
+        ] {
+            let mut decoder = TextDecoder::new(Encoding::Utf8, true).ending_lines_at_lone_crs();
+            assert_eq!(decoder.decode(text.as_bytes(), 0, &mut Vec::new()), lines);
+        }
     }
 
     /// Decoding as before the runs: line by line.

@@ -277,13 +277,20 @@ pub(crate) fn read_with(
     let forced_binary = options.format.is_some_and(|f| !f.is_text());
     // The bytes that are not text, for placing what follows them in the file.
     let mut replaced = Vec::new();
-    let (encoding, text, bom) = if binary || forced_binary {
+    let decode = |enc: Encoding, lone_crs: bool, replaced: &mut Vec<_>| {
+        let mut decoder = encoding::TextDecoder::new(enc, options.encoding.is_none());
+        if lone_crs {
+            decoder = decoder.ending_lines_at_lone_crs();
+        }
+        let text = decoder.decode(bytes, 0, replaced);
+        (text, decoder.bom_len())
+    };
+    let (encoding, mut text, mut bom) = if binary || forced_binary {
         (None, None, 0)
     } else {
         let enc = options.encoding.unwrap_or_else(|| encoding::detect(bytes));
-        let mut decoder = encoding::TextDecoder::new(enc, options.encoding.is_none());
-        let text = decoder.decode(bytes, 0, &mut replaced);
-        (Some(enc), Some(text), decoder.bom_len())
+        let (text, bom) = decode(enc, false, &mut replaced);
+        (Some(enc), Some(text), bom)
     };
     let format = match options.format {
         Some(format) => format,
@@ -293,6 +300,16 @@ pub(crate) fn read_with(
             format
         }
     };
+    // PGN and move lists are read by lines, and a CR is never content there: every CR alone
+    // ends a line, not only in a file whose first line ends so (a file mixing line ends has
+    // each line read as one). Decoded again so (rarely needed), as streaming decodes them.
+    if let (Format::Pgn | Format::Txt, Some(enc), Some(read)) = (format, encoding, &text)
+        && encoding::has_lone_cr(read)
+    {
+        replaced.clear();
+        let (again, again_bom) = decode(enc, true, &mut replaced);
+        (text, bom) = (Some(again), again_bom);
+    }
     let text_or_err = || {
         text.as_deref().ok_or_else(|| {
             ReadError::new(

@@ -239,7 +239,8 @@ impl<'r> GameStream<'r> {
                 TextDecoder::undecided()
             } else {
                 TextDecoder::new(encoding, options.encoding.is_none())
-            },
+            }
+            .ending_lines_at_lone_crs(),
             encoding,
             limits,
             at: Reading {
@@ -1067,6 +1068,36 @@ mod tests {
         let read = format::read_with(text.as_bytes(), Some("pgn"), options, 4096).unwrap();
         assert_eq!(read.games.len(), 101);
         assert!(read.games.iter().all(Result::is_ok));
+    }
+
+    /// A file whose lines end in LF, CRLF and a CR alone, mixed, reads each line as a line
+    /// (the CR-ended ones not run together), whole, streamed and in pieces alike; CRLF and the
+    /// file's offsets are kept.
+    #[test]
+    fn mixed_line_ends_read_as_lines() {
+        let mut text = String::from("[Event \"first\"]\n\n1. 炮二平五 *\n\n");
+        for (i, end) in ["\r", "\r\n", "\n", "\r", "\r"].iter().enumerate() {
+            text.push_str(&format!(
+                "[Event \"g{i}\"]{end}[Red \"r{i}\"]{end}{end}1. 炮二平五 {{c{i}}}{end}马８进７ *{end}{end}"
+            ));
+        }
+        in_each_encoding_every_way_is_whole(&text, |whole| {
+            assert_eq!(whole.len(), 6);
+            for (i, game) in whole.iter().skip(1).enumerate() {
+                let game = game.as_ref().unwrap();
+                assert_eq!(game.tag("Red"), Some(format!("r{i}").as_str()));
+                assert_eq!(game.moves.len(), 2, "{game:?}");
+                assert_eq!(
+                    game.moves[0].comment.as_deref(),
+                    Some(format!("c{i}").as_str())
+                );
+            }
+        });
+        // Lines are counted at a CR alone too: the file's first game takes 4 lines, each other
+        // 6, and the last game's second move is on its line 5.
+        let read = format::read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
+        let last = read.games.last().unwrap().as_ref().unwrap();
+        assert_eq!(last.moves[1].source_line, Some(4 + 4 * 6 + 5));
     }
 
     /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the
