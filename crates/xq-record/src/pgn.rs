@@ -706,7 +706,16 @@ impl<'a> PgnReader<'a> {
                     opened.pop();
                     let line = stack.pop().unwrap_or_default();
                     if let Some(last) = stack.last_mut().and_then(|l| l.last_mut()) {
-                        last.variations.push(line);
+                        if line.is_empty() {
+                            // `( )` or `( {comment} )`: no alternative. Its comment, waiting for
+                            // a first move that never came, is kept after the move it hangs
+                            // on (not given to the next variation's first move).
+                            if let Some(comment) = pending.take() {
+                                append(&mut last.comment, comment);
+                            }
+                        } else {
+                            last.variations.push(line);
+                        }
                     }
                 }
                 _ => {
@@ -1452,6 +1461,23 @@ mod tests {
         assert_eq!(second.tag("Event"), Some("second"));
         assert_eq!(second.tag("Result"), Some("*"));
         assert_eq!(texts(&second.moves), ["h2e2"]);
+    }
+
+    /// A variation without moves (`( )`, `( {comment} )`) is no alternative: none is kept, and
+    /// its comment stays after the move it hangs on, not given to what follows.
+    #[test]
+    fn a_variation_without_moves_keeps_its_comment_on_its_move() {
+        let games =
+            read("1. h2e2 {first} ( {only words} ) ( h0g2 ) ( ) h9g7 ( ; to the end\n) *\n");
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(texts(&g.moves), ["h2e2", "h9g7"]);
+        assert_eq!(g.moves[0].comment.as_deref(), Some("first\nonly words"));
+        assert_eq!(g.moves[0].variations.len(), 1);
+        let var = &g.moves[0].variations[0];
+        assert_eq!(texts(var), ["h0g2"]);
+        assert_eq!(var[0].before(), None);
+        assert!(g.moves[1].variations.is_empty());
+        assert_eq!(g.moves[1].comment.as_deref(), Some("to the end"));
     }
 
     /// Comments before a tag section open the game whose tags follow: no game of their own.
