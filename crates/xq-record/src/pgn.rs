@@ -824,29 +824,46 @@ impl<'a> PgnReader<'a> {
                 Some(b'{') => {
                     let from = self.pos + 1;
                     let limit = from.saturating_add(MAX_COMMENT).min(self.end);
-                    let i = match self.comment_end(from, limit) {
-                        CommentEnd::Closed(i) => i,
-                        // Not closed before the next game's tags, or within reach: left to
-                        // the passing over of lines after a result, which a tag line ends (where
-                        // the text ends first, the text after it may close it).
-                        CommentEnd::TagLine(i) => {
-                            self.look(from + i);
-                            return;
+                    let (i, unclosed) = match self.comment_end(from, limit) {
+                        CommentEnd::Closed(i) => (i, None),
+                        // Not closed before the next game's tags, or before the end of the
+                        // file (where the text ends first, it is read again with what follows,
+                        // which may close it): which of the lines after it are its words, and
+                        // which moves or games, cannot be told. They are kept as its text,
+                        // and said; nothing is passed over unsaid.
+                        CommentEnd::TagLine(i) => (i, Some("before the next game's tags")),
+                        CommentEnd::Open if limit == self.text.len() => {
+                            (limit - from, Some("before the end of the file"))
                         }
                         CommentEnd::Open => {
-                            let text_end = limit == self.text.len();
-                            self.look(if text_end {
-                                limit
-                            } else {
-                                limit.saturating_sub(1)
-                            });
+                            // Not within the longest a comment may be: passed over, as words
+                            // after a result are, to the next tag line.
+                            self.look(limit.saturating_sub(1));
+                            game.unread.push(format!(
+                                "a comment opened with {{ after the result (line {}) and not closed within {} MiB, the longest a comment may be: what follows it, up to the next tag line, is passed over",
+                                self.line,
+                                MAX_COMMENT >> 20
+                            ));
                             return;
                         }
                     };
                     self.look(from + i);
                     let body = self.text[from..from + i].trim().to_owned();
-                    self.advance(i + 2);
+                    let Some(before) = unclosed else {
+                        self.advance(i + 2);
+                        attach_comment(game, stack, pending, body);
+                        continue;
+                    };
+                    if !body.is_empty() {
+                        game.unread.push(format!(
+                            "a comment opened with {{ after the result (line {}) is not closed {before}: what follows it ({} line(s) of text), which may hold moves or games, is kept as the game's last comment (close it with }} where its words end)",
+                            self.line,
+                            body.lines().count()
+                        ));
+                    }
+                    self.advance(i + 1);
                     attach_comment(game, stack, pending, body);
+                    return;
                 }
                 Some(b';') => {
                     let body = self.read_line_comment();
@@ -1461,6 +1478,41 @@ mod tests {
         assert_eq!(second.tag("Event"), Some("second"));
         assert_eq!(second.tag("Result"), Some("*"));
         assert_eq!(texts(&second.moves), ["h2e2"]);
+    }
+
+    /// A `{` left open after a result keeps what follows it, up to the next game's tags or
+    /// the end of the file, as the game's last comment (which lines are words and which moves
+    /// cannot be told), and says so; the games after the tags are read.
+    #[test]
+    fn a_comment_left_open_after_a_result_keeps_what_follows_and_says_so() {
+        let games =
+            read("1. h2e2 1-0 {won\n1. h0g2 *\n[Event \"b\"]\n1. c3c4 0-1 {\n\n1. g3g4 *\n\n");
+        assert_eq!(games.len(), 2);
+        let first = games[0].as_ref().unwrap();
+        assert_eq!(first.moves[0].comment.as_deref(), Some("won\n1. h0g2 *"));
+        assert_eq!(first.unread.len(), 1);
+        assert!(
+            first.unread[0].contains("before the next game's tags"),
+            "{:?}",
+            first.unread
+        );
+        assert!(
+            first.unread[0].contains("(2 line(s) of text)"),
+            "{:?}",
+            first.unread
+        );
+        let second = games[1].as_ref().unwrap();
+        assert_eq!(second.tag("Event"), Some("b"));
+        assert_eq!(second.moves[0].comment.as_deref(), Some("1. g3g4 *"));
+        assert!(
+            second.unread[0].contains("before the end of the file"),
+            "{:?}",
+            second.unread
+        );
+        // A `{` closed after the result is a comment like any other, unsaid.
+        let games = read("1. h2e2 1-0 {time\nforfeit}\n1. h0g2 *\n");
+        assert_eq!(games.len(), 2);
+        assert!(games[0].as_ref().unwrap().unread.is_empty());
     }
 
     /// A variation without moves (`( )`, `( {comment} )`) is no alternative: none is kept, and

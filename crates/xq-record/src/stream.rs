@@ -1055,9 +1055,17 @@ mod tests {
             text.push_str("1. 兵七进一 0-1 {closed\nacross lines} ; and more\n");
             text.push_str(&pgn(1));
         }
+        // Open to the end of the file: what follows is the comment's, across pieces too.
+        text.push_str("1. 兵七进一 0-1 {open to the end\n1. 炮二平五 *\n");
         in_each_encoding_every_way_is_whole(&text, |whole| {
-            assert_eq!(whole.len(), 2 + 3 * 5);
+            assert_eq!(whole.len(), 2 + 3 * 5 + 1);
             assert!(whole.iter().all(Result::is_ok));
+            let last = whole.last().unwrap().as_ref().unwrap();
+            assert_eq!(
+                last.moves[0].comment.as_deref(),
+                Some("open to the end\n1. 炮二平五 *")
+            );
+            assert_eq!(last.unread.len(), 1, "{:?}", last.unread);
         });
         // Whole with a window of 4 KiB, far less than the games after the open brace.
         let text = format!("1. 炮二平五 1-0 {{\n{}", pgn(100));
