@@ -570,7 +570,11 @@ impl PyGame {
     /// The moves as the record writes them (the main line).
     #[getter]
     fn moves_text(&self) -> Vec<Option<String>> {
-        self.game.moves.iter().map(|n| n.text.clone()).collect()
+        self.game
+            .moves
+            .iter()
+            .map(|n| n.text.as_deref().map(str::to_owned))
+            .collect()
     }
 
     /// The main line's moves, up to the first bad one.

@@ -1,5 +1,6 @@
 //! The game model: tags, the start position, the move tree with comments, the result.
 
+pub use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use xq_core::Move;
 
@@ -7,13 +8,16 @@ use xq_core::Move;
 ///
 /// A comment before the move and a text that is not a notation ([`Node::before`],
 /// [`Node::written`]) are rare, so they stand apart, behind one pointer: a node is 112 bytes
-/// rather than 152, which an archive of games read into memory holds millions of.
+/// rather than 152, which an archive of games read into memory holds millions of. The move's
+/// text is held in the node (a [`CompactString`]: up to 24 bytes,
+/// any move of any notation, without an allocation; it reads as a `&str` with `as_deref()`, as
+/// a `String` would).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(from = "wire::Node")]
 pub struct Node {
     /// The move as the record writes it (a token in some notation: 炮二平五, C2.5, h2e2), if the
     /// record writes moves as text.
-    pub text: Option<String>,
+    pub text: Option<CompactString>,
     /// The move as coordinates: given by binary records, or found by replaying the text.
     pub m: Option<Move>,
     /// The comment after the move.
@@ -47,9 +51,9 @@ impl Node {
     }
 
     /// A move given as text.
-    pub fn text(text: impl Into<String>) -> Node {
+    pub fn text(text: impl AsRef<str>) -> Node {
         Node {
-            text: Some(text.into()),
+            text: Some(CompactString::new(text)),
             ..Node::default()
         }
     }
@@ -145,7 +149,7 @@ mod wire {
     impl From<Node> for super::Node {
         fn from(wire: Node) -> super::Node {
             let mut node = super::Node {
-                text: wire.text,
+                text: wire.text.map(Into::into),
                 m: wire.m,
                 comment: wire.comment,
                 variations: wire.variations,
@@ -496,6 +500,22 @@ mod tests {
     fn a_node_is_small_and_its_rare_parts_read_back() {
         #[cfg(target_pointer_width = "64")]
         assert_eq!(size_of::<Node>(), 112);
+        // A move's text is held in the node, whatever its notation (the longest: a traditional
+        // Chinese move with a full-width digit, 12 bytes; a token with its marks, more).
+        for text in [
+            "h2e2",
+            "C2.5",
+            "炮二平五",
+            "馬８進７",
+            "前马退六",
+            "前兵七平六!?",
+            "Che3",
+        ] {
+            let node = Node::text(text);
+            let held = node.text.as_ref().unwrap();
+            assert!(!held.is_heap_allocated(), "{text}");
+            assert_eq!(node.text.as_deref(), Some(text));
+        }
         let mut node = Node::text("h2e2");
         node.comment = Some("after".into());
         node.set_before(Some("why".into()));

@@ -464,7 +464,8 @@ fn walk(
                     kind,
                     text: node
                         .text
-                        .clone()
+                        .as_deref()
+                        .map(str::to_owned)
                         .or_else(|| node.written().map(str::to_owned))
                         .or_else(|| node.m.map(|m| m.to_string()))
                         .unwrap_or_default(),

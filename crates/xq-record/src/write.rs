@@ -31,7 +31,8 @@ pub fn move_text(pos: Option<&Position>, node: &Node, notation: Notation) -> Str
         (Some(pos), Some(m)) if pos.is_legal(m) => write_move(pos, m, notation),
         _ => node
             .text
-            .clone()
+            .as_deref()
+            .map(str::to_owned)
             .unwrap_or_else(|| node.m.map(|m| m.to_string()).unwrap_or_default()),
     }
 }
