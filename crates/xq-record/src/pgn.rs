@@ -387,13 +387,15 @@ impl<'a> PgnReader<'a> {
         let line = &rest[..end_of_line];
         let name = line[..name_len].to_owned();
         let after = &line[name_len..];
-        let (value, value_at) = match after.find('"') {
+        // The value, where it starts, and where in `after` the tag ends (after its `]`, if one
+        // follows the quoted value on the line).
+        let (value, value_at, end) = match after.find('"') {
             Some(q) => {
                 let quote = self.pos + name_len + q;
                 let body = &after[q + 1..];
                 let value_at = quote + 1 + (body.len() - body.trim_start().len());
                 let (value, closed) = tag_value(body);
-                if !closed {
+                let Some(closed) = closed else {
                     return Err(ReadError::new(
                         ReadErrorKind::Syntax,
                         format!("the value of tag [{name} …] has no closing quote; write it as [{name} \"value\"]"),
@@ -401,12 +403,16 @@ impl<'a> PgnReader<'a> {
                     .at(quote)
                     .on_line(start_line)
                     .in_game(self.game));
-                }
-                (value, value_at)
+                };
+                let past_quote = q + 1 + closed;
+                let end = after[past_quote..].find(']').map(|b| past_quote + b + 1);
+                (value, value_at, end)
             }
+            // Without quotes, the value is the line's (`[DhtmlXQ_red]A` is no tag then moves).
             None => (
                 after.trim().trim_end_matches(']').trim().to_owned(),
                 self.pos + name_len + (after.len() - after.trim_start().len()),
+                None,
             ),
         };
         if name.is_empty() {
@@ -415,8 +421,12 @@ impl<'a> PgnReader<'a> {
                 "a tag without a name: write [Name \"value\"]",
             ));
         }
-        // Consume the line.
-        self.advance(line.len());
+        // The line, or the tag alone when more follows it on its line (another tag, the
+        // moves, a comment: `[Result "1-0"] 1. 炮二平五 …`), which is then read as the rest is.
+        match end {
+            Some(end) if !after[end..].trim().is_empty() => self.advance(name_len + end),
+            _ => self.advance(line.len()),
+        }
         Ok((name, value, value_at))
     }
 
@@ -1117,25 +1127,25 @@ const MAIN_LINE_KEPT: usize = 4096;
 
 /// The value of a tag from `body`, what follows its opening quote: up to the closing quote,
 /// backslash escapes undone, trimmed; and whether the closing quote was found.
-fn tag_value(body: &str) -> (String, bool) {
+fn tag_value(body: &str) -> (String, Option<usize>) {
     // Most values hold no backslash: cut at the quote, with one copy.
     match body.bytes().position(|b| b == b'"' || b == b'\\') {
-        Some(q) if body.as_bytes()[q] == b'"' => return (body[..q].trim().to_owned(), true),
-        None => return (body.trim().to_owned(), false),
+        Some(q) if body.as_bytes()[q] == b'"' => return (body[..q].trim().to_owned(), Some(q + 1)),
+        None => return (body.trim().to_owned(), None),
         Some(_) => {}
     }
     let mut value = String::new();
-    let mut chars = body.chars();
-    let mut closed = false;
-    while let Some(c) = chars.next() {
+    let mut chars = body.char_indices();
+    let mut closed = None;
+    while let Some((_, c)) = chars.next() {
         match c {
             '\\' => {
-                if let Some(next) = chars.next() {
+                if let Some((_, next)) = chars.next() {
                     value.push(next);
                 }
             }
             '"' => {
-                closed = true;
+                closed = Some(body.len() - chars.as_str().len());
                 break;
             }
             c => value.push(c),
@@ -1513,6 +1523,28 @@ mod tests {
         let games = read("1. h2e2 1-0 {time\nforfeit}\n1. h0g2 *\n");
         assert_eq!(games.len(), 2);
         assert!(games[0].as_ref().unwrap().unread.is_empty());
+    }
+
+    /// What follows a tag on its line is read: more tags, the moves, a comment (a tag section
+    /// on one line, as some exporters write it, lost everything after its first tag).
+    #[test]
+    fn what_follows_a_tag_on_its_line_is_read() {
+        let games = read(
+            "[Game \"Chinese Chess\"][Result \"1-0\"] 1. h2e2 h9g7 1-0\n[Event \"A\"] [Red \"B \\\"C\\\"\"]  \n[Black \"D\"] {note}\n1. h2e2 *\n",
+        );
+        assert_eq!(games.len(), 2);
+        let first = games[0].as_ref().unwrap();
+        assert_eq!(first.tag("Game"), Some("Chinese Chess"));
+        assert_eq!(first.tag("Result"), Some("1-0"));
+        assert_eq!(texts(&first.moves), ["h2e2", "h9g7"]);
+        assert_eq!(first.moves[0].source_line, Some(1));
+        let second = games[1].as_ref().unwrap();
+        assert_eq!(second.tag("Event"), Some("A"));
+        assert_eq!(second.tag("Red"), Some("B \"C\""));
+        assert_eq!(second.tag("Black"), Some("D"));
+        assert_eq!(second.comment.as_deref(), Some("note"));
+        assert_eq!(texts(&second.moves), ["h2e2"]);
+        assert_eq!(second.moves[0].source_line, Some(4));
     }
 
     /// A variation without moves (`( )`, `( {comment} )`) is no alternative: none is kept, and
@@ -1934,7 +1966,12 @@ mod tests {
             ("no end", "no end", false),
             ("escaped \\\"only", "escaped \"only", false),
         ] {
-            assert_eq!(tag_value(body), (value.to_owned(), closed), "{body}");
+            let (read, end) = tag_value(body);
+            assert_eq!((read.as_str(), end.is_some()), (value, closed), "{body}");
+            // The value ends after its closing quote.
+            if let Some(end) = end {
+                assert!(body[..end].ends_with('"'), "{body}");
+            }
         }
         let game = &read("[Event \"A \\\"B\\\"\"]\n[Red \" 王 \"]\n\n1. 炮二平五 *\n")[0];
         let game = game.as_ref().unwrap();
