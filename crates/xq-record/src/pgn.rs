@@ -30,7 +30,7 @@ use crate::{
 /// How much of each line after a game's result is looked at for a move (that starts a game
 /// written on without tags): a longer line without one in its start is words, passed over to the
 /// next tag line.
-const MOVE_LINE_SCAN: usize = 16 << 10;
+pub(crate) const MOVE_LINE_SCAN: usize = 16 << 10;
 
 /// How deep variations may nest.
 pub const MAX_DEPTH: usize = 256;
@@ -117,6 +117,9 @@ pub struct PgnReader<'a> {
     /// Whether the text starts at the start of a line of its file.
     line_start: bool,
     max_game: usize,
+    /// The byte that follows the text in its file, when known (a piece of it read on its own):
+    /// when it starts no comment, no comment follows a game that ends with the text.
+    follows: Option<u8>,
 }
 
 impl<'a> PgnReader<'a> {
@@ -156,7 +159,13 @@ impl<'a> PgnReader<'a> {
             skip,
             line_start,
             max_game: max_game.max(1),
+            follows: None,
         }
+    }
+
+    /// The reader, told the byte that follows the text in its file.
+    pub(crate) fn followed_by(self, follows: Option<u8>) -> PgnReader<'a> {
+        PgnReader { follows, ..self }
     }
 
     /// The game index of the next game.
@@ -879,7 +888,64 @@ impl<'a> PgnReader<'a> {
                     let body = self.read_line_comment();
                     attach_comment(game, stack, pending, body);
                 }
+                Some(b'\r' | b'\n') => {
+                    // Lines of comments alone after the result, before any word, move or tag,
+                    // are the game's too (`1-0` then `{Black resigned}` on a line of its own),
+                    // not passed over with the words after a result. (A comment before moves on
+                    // its line opens the game of those moves.)
+                    if !self.comment_line_follows() {
+                        return;
+                    }
+                    self.skip_space();
+                }
                 _ => return,
+            }
+        }
+    }
+
+    /// Whether, after the line end at the reading place and any blank lines, a line holds
+    /// comments (`{…}`, `;…`) and nothing else (a `{` left open counts: its reading says what
+    /// it takes). Spaces are looked over for [`MOVE_LINE_SCAN`] bytes at most (and within the
+    /// game's window): what the whole text and its pieces see alike.
+    fn comment_line_follows(&mut self) -> bool {
+        let bound = self.pos.saturating_add(MOVE_LINE_SCAN).min(self.end);
+        let bytes = &self.text.as_bytes()[..self.end];
+        let Some(first) = bytes[self.pos..bound]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+        else {
+            // Spaces to the text's end: what follows it may be a comment, unless known.
+            let known = self
+                .follows
+                .is_some_and(|b| !b.is_ascii_whitespace() && b != b'{' && b != b';');
+            if bound == self.text.len() && !known {
+                self.look(bound);
+            }
+            return false;
+        };
+        let mut at = self.pos + first;
+        loop {
+            while bytes.get(at).is_some_and(|&b| b == b' ' || b == b'\t') {
+                at += 1;
+            }
+            let Some(&b) = bytes.get(at) else {
+                self.look(at);
+                return true;
+            };
+            self.look(at);
+            match b {
+                b'\r' | b'\n' | b';' => return true,
+                b'{' => {
+                    let limit = (at + 1).saturating_add(MAX_COMMENT).min(self.end);
+                    match self.comment_end(at + 1, limit) {
+                        CommentEnd::Closed(i) => {
+                            self.look(at + 1 + i);
+                            at += i + 2;
+                        }
+                        CommentEnd::TagLine(_) | CommentEnd::Open => return true,
+                    }
+                }
+                _ => return false,
             }
         }
     }
@@ -1523,6 +1589,29 @@ mod tests {
         let games = read("1. h2e2 1-0 {time\nforfeit}\n1. h0g2 *\n");
         assert_eq!(games.len(), 2);
         assert!(games[0].as_ref().unwrap().unread.is_empty());
+    }
+
+    /// Lines of comments alone after a result are the game's last comments, blank lines
+    /// between or not; a comment with moves after it on its line opens the game of those moves.
+    #[test]
+    fn comment_lines_after_a_result_are_the_games() {
+        let games = read(
+            "1. h2e2 1-0\n{Black resigned}\n\n  ; after a long think\n{a} {b}\n[Event \"2\"]\n1. h0g2 0-1\n\n{Exported by Foo}\n",
+        );
+        assert_eq!(games.len(), 2);
+        let first = games[0].as_ref().unwrap();
+        assert_eq!(
+            first.moves[0].comment.as_deref(),
+            Some("Black resigned\nafter a long think\na\nb")
+        );
+        let second = games[1].as_ref().unwrap();
+        assert_eq!(second.tag("Event"), Some("2"));
+        assert_eq!(second.moves[0].comment.as_deref(), Some("Exported by Foo"));
+        // Words first: passed over, as after any result, with what follows on their lines.
+        let games = read("1. h2e2 1-0\nsigned {x}\n{y} 1. h0g2 *\n");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].as_ref().unwrap().moves[0].comment, None);
+        assert_eq!(games[1].as_ref().unwrap().comment.as_deref(), Some("y"));
     }
 
     /// What follows a tag on its line is read: more tags, the moves, a comment (a tag section

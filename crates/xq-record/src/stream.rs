@@ -264,6 +264,7 @@ impl<'r> GameStream<'r> {
             },
             kept: (0, 0),
             cut_first: None,
+            follows: None,
         };
         Ok(GameStream {
             format,
@@ -346,6 +347,8 @@ struct PgnChunks<'r> {
     kept: (usize, usize),
     /// The first piece as decoded when it was cut (pieced reading).
     cut_first: Option<FirstPiece>,
+    /// The byte that follows the text in the file, when known (a piece read on its own).
+    follows: Option<u8>,
 }
 
 /// The first piece of a file read in pieces, decoded when it is cut: the decoder as the piece
@@ -490,7 +493,8 @@ impl PgnChunks<'_> {
             self.at.skip,
             self.at.line_start,
             self.limits.max_game,
-        );
+        )
+        .followed_by(self.follows);
         let mut place = Place::new(self.at.offset, &self.at.replaced);
         let (from, skip, game) = loop {
             match reader.step(self.eof) {
@@ -541,9 +545,9 @@ impl PgnChunks<'_> {
         let eof = std::mem::replace(&mut self.eof, false);
         let read = self.read_piece();
         let ended = std::mem::replace(&mut self.eof, eof);
-        let (bytes, error) = match read {
-            Ok(bytes) => (bytes, None),
-            Err(e) => (Vec::new(), Some(io_error(&e))),
+        let (bytes, follows, error) = match read {
+            Ok((bytes, follows)) => (bytes, follows, None),
+            Err(e) => (Vec::new(), None, Some(io_error(&e))),
         };
         // The first piece is decoded here, when it is cut (its reading in order takes that
         // text), so that pieces cut meanwhile can be read on their own (`decoder_ahead`).
@@ -569,6 +573,7 @@ impl PgnChunks<'_> {
             limits: self.limits,
             error,
             bytes,
+            follows,
         };
         self.cut.ended = piece.last;
         self.cut.offset += piece.bytes.len();
@@ -576,7 +581,8 @@ impl PgnChunks<'_> {
         Some(piece)
     }
 
-    fn read_piece(&mut self) -> io::Result<Vec<u8>> {
+    /// A piece's bytes, and the byte that follows them (`None` at the file's end).
+    fn read_piece(&mut self) -> io::Result<(Vec<u8>, Option<u8>)> {
         let size = self.limits.chunk.clamp(1, PIECE);
         let mut out = self.read_bytes(size)?;
         let bound = out.len().saturating_add(size / 4);
@@ -594,7 +600,21 @@ impl PgnChunks<'_> {
             let line = self.read_bytes(1)?;
             out.extend_from_slice(&line);
         }
-        Ok(out)
+        // Blank lines after the piece go with it (a bounded run): the byte that follows it is
+        // then its next line's first, which tells the piece's reading whether a comment line
+        // follows its last game's result.
+        let blank_bound = out.len().saturating_add(crate::pgn::MOVE_LINE_SCAN);
+        while out.len() < blank_bound {
+            let len = match self.src.fill_buf()? {
+                [b'\n', ..] => 1,
+                [b'\r', b'\n', ..] => 2,
+                _ => break,
+            };
+            out.extend_from_slice(if len == 1 { b"\n" } else { b"\r\n" });
+            self.src.consume(len);
+        }
+        let follows = self.src.fill_buf()?.first().copied();
+        Ok((out, follows))
     }
 
     /// The games of a piece read on its own (`read`) if the text before it ended where the piece
@@ -654,6 +674,8 @@ impl PgnChunks<'_> {
                 self.kept.1 += 1;
                 self.absorb(&piece.bytes);
                 self.eof = piece.last;
+                // The text held now ends where the piece does.
+                self.follows = piece.follows;
                 self.read_text();
                 self.pending.drain(..).collect()
             }
@@ -707,6 +729,8 @@ pub struct Piece {
     encoding: Encoding,
     limits: Limits,
     error: Option<ReadError>,
+    /// The byte that follows the piece in the file (`None` at its end).
+    follows: Option<u8>,
 }
 
 /// A piece as read on its own.
@@ -787,6 +811,7 @@ impl Piece {
             cut: Cut::default(),
             kept: (0, 0),
             cut_first: None,
+            follows: self.follows,
         };
         chunks.read_text();
         PieceRead {
@@ -1055,10 +1080,17 @@ mod tests {
             text.push_str("1. 兵七进一 0-1 {closed\nacross lines} ; and more\n");
             text.push_str(&pgn(1));
         }
+        // Lines of comments after a result, blank lines between, in pieces too.
+        for _ in 0..3 {
+            text.push_str("1. 炮二平五 1-0\n{resigned}\n\n; signed\n\n");
+            text.push_str(&pgn(1));
+        }
         // Open to the end of the file: what follows is the comment's, across pieces too.
         text.push_str("1. 兵七进一 0-1 {open to the end\n1. 炮二平五 *\n");
         in_each_encoding_every_way_is_whole(&text, |whole| {
-            assert_eq!(whole.len(), 2 + 3 * 5 + 1);
+            assert_eq!(whole.len(), 2 + 3 * 5 + 3 * 2 + 1);
+            let closed = whole[whole.len() - 3].as_ref().unwrap();
+            assert_eq!(closed.moves[0].comment.as_deref(), Some("resigned\nsigned"));
             assert!(whole.iter().all(Result::is_ok));
             let last = whole.last().unwrap().as_ref().unwrap();
             assert_eq!(
