@@ -1302,7 +1302,7 @@ enum CommentEnd {
 
 /// Whether `line` (without its line end) is a tag line as a game's tag section has it:
 /// `[Name "value"]` after spaces, nothing but spaces after the `]`.
-fn is_tag_line(line: &[u8]) -> bool {
+pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     let mut at = 0;
     loop {
         match line_space_len(&line[at..]) {

@@ -46,8 +46,28 @@ pub fn play(pos: &mut Option<Position>, node: &Node) {
     }
 }
 
+/// `text` as a PGN comment. A line of it that reads as a tag line (`[Round "3"]` quoted in a
+/// comment) would end the comment on reading (a tag line ends a `{` comment, which may be one
+/// never closed): the comment is closed before that line and opened again, which reads back as
+/// the same text (comments one after another are joined by a line break).
 fn comment(text: &str) -> String {
-    format!("{{{}}}", printable(text).replace('}', ")"))
+    let text = printable(text).replace('}', ")");
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('{');
+    let mut lines = text.split('\n');
+    if let Some(first) = lines.next() {
+        out.push_str(first);
+    }
+    for line in lines {
+        out.push_str(if crate::pgn::is_tag_line(line.as_bytes()) {
+            "}\n{"
+        } else {
+            "\n"
+        });
+        out.push_str(line);
+    }
+    out.push('}');
+    out
 }
 
 /// `text` without control characters (NUL padding and the like), line breaks and tabs kept.
@@ -600,4 +620,35 @@ pub fn write_json(games: &[Game]) -> Written {
 pub fn resolve_all(game: &mut Game) {
     let mut reader = xq_notation::Reader::new(xq_notation::Mode::Lenient);
     let _ = crate::replay::replay(game, &mut reader);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// Comments that quote tag lines read back as written (but for spaces that start such a
+    /// line: comments are trimmed), the game's and a move's, the games after them whole.
+    #[test]
+    fn comments_holding_tag_lines_read_back() {
+        let quoted = "quoting the header:\n[Round \"3\"]\n[Event \"x\"]  \nend";
+        let mut game = crate::pgn::PgnReader::new("[Event \"a\"]\n\n1. h2e2 h9g7 *\n")
+            .next()
+            .unwrap()
+            .unwrap();
+        game.comment = Some(quoted.to_owned());
+        game.moves[0].comment = Some(quoted.to_owned());
+        let written = write_pgn(&[game.clone(), game], PgnOptions::default());
+        let text = String::from_utf8(written.bytes).unwrap();
+        let read: Vec<Game> = crate::pgn::PgnReader::new(&text)
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(read.len(), 2, "{text}");
+        for g in &read {
+            assert_eq!(g.comment.as_deref(), Some(quoted), "{text}");
+            assert_eq!(g.moves[0].comment.as_deref(), Some(quoted), "{text}");
+            assert_eq!(g.tag("Event"), Some("a"), "{text}");
+        }
+    }
 }
