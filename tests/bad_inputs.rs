@@ -231,7 +231,9 @@ fn games_that_replay_still_replay_after_a_pgn_round_trip() {
         "pgn-nul-in-tag-name.pgn",
         "pgn-quote-in-tag-name.pgn",
         "xqf-nul-in-strings.xqf",
-        "dhtmlxq-nul-in-fields.ubb",
+        // (dhtmlxq-nul-in-fields.ubb's one game no longer reads: its move list is never
+        // closed, and read to the next field it holds the page's junk.)
+        "dhtmlxq-newline-in-field.ubb",
     ] {
         let input = format!("fixtures/bad/fuzz/{name}");
         let ok = |path: &str| {

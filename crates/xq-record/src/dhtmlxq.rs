@@ -194,6 +194,35 @@ fn next_marker(text: &str) -> Option<usize> {
     })
 }
 
+/// The fields of `text` opened and never closed, which `fields` (its closed ones, in order)
+/// does not hold: name, value (up to the next DhtmlXQ marker, or the end), where it starts. An
+/// opening inside a closed field's value is that value's text.
+fn unclosed_fields(text: &str, fields: &[(String, String, usize)]) -> Vec<(String, String, usize)> {
+    const OPEN: &str = "[DhtmlXQ_";
+    let mut out = Vec::new();
+    for (start, _) in text.match_indices(OPEN) {
+        let Some(name) = field_name_at(&text[start + OPEN.len()..]) else {
+            continue;
+        };
+        let at = start + OPEN.len() + name.len() + 1;
+        // The closed field starting last at or before this opening.
+        let before = fields.partition_point(|(_, _, v)| *v <= at);
+        let inside = before
+            .checked_sub(1)
+            .is_some_and(|i| fields[i].2 + fields[i].1.len() >= start);
+        if inside
+            || fields
+                .get(before.wrapping_sub(1))
+                .is_some_and(|f| f.2 == at)
+        {
+            continue;
+        }
+        let end = next_marker(&text[at..]).map_or(text.len(), |i| at + i);
+        out.push((name.to_owned(), text[at..end].to_owned(), at));
+    }
+    out
+}
+
 /// The fields of a text ([`field_spans`]): name, value, where the value starts.
 fn fields(text: &str) -> Vec<(String, String, usize)> {
     field_spans(text)
@@ -352,7 +381,11 @@ fn newlines(text: &str) -> u32 {
 
 /// Reads the record `text`, which starts at byte `base` and line `line` of the text read.
 pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
-    let fields = fields(text);
+    let mut fields = fields(text);
+    // Fields never closed (a page cut short, a closing misspelt), read to the next marker,
+    // after the closed ones (which are read first when a name has both), and said.
+    let closed = fields.len();
+    fields.extend(unclosed_fields(text, &fields));
     // Each name's field, found at once (a record may have a field for every move): the first
     // with a value, else the first. Of the others given with a value, how many differ from it.
     let mut first: HashMap<&str, usize> = HashMap::with_capacity(fields.len());
@@ -377,6 +410,12 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
     let field = |name: &str| first.get(name).map(|&i| &fields[i]);
     let get = |name: &str| field(name).map(|(_, v, _)| v.as_str());
     let mut game = Game::default();
+    for (name, _, at) in &fields[closed..] {
+        game.unread.push(format!(
+            "the end of the field [DhtmlXQ_{name}] (line {}), never closed with [/DhtmlXQ_{name}]: its text is taken up to the next field, or the record's end",
+            line + newlines(&text[..*at])
+        ));
+    }
     for (name, n) in differing {
         game.unread.push(match n {
             1 => format!("the field {name} given again with another value (the first one with a value is read)"),
@@ -811,6 +850,38 @@ mod tests {
             .map(|g| (g.tag("Red"), g.moves.len()))
             .collect();
         assert_eq!(read, [(Some("A"), 1), (Some("B"), 2)]);
+    }
+
+    /// A field never closed (a page cut short, a closing misspelt) is read to the next field or
+    /// the record's end, and said; an opening inside a closed field's value is its text.
+    #[test]
+    fn a_field_never_closed_is_read_to_the_next_and_said() {
+        let text = "[DhtmlXQ]\n[DhtmlXQ_title]abc[/DhtmlXQ_titel]\n\
+                    [DhtmlXQ_red]R [DhtmlXQ_x] r[/DhtmlXQ_red]\n\
+                    [DhtmlXQ_movelist]77477062\n[/DhtmlXQ]\n";
+        let game = read_dhtmlxq(text).remove(0).unwrap();
+        assert_eq!(game.tag("Title"), Some("abc"));
+        assert_eq!(game.tag("Red"), Some("R [DhtmlXQ_x] r"));
+        assert_eq!(game.moves.len(), 2);
+        assert_eq!(game.unread.len(), 2, "{:?}", game.unread);
+        let said = |what: &str| game.unread.iter().any(|u| u.contains(what));
+        assert!(
+            said("[DhtmlXQ_title] (line 2), never closed"),
+            "{:?}",
+            game.unread
+        );
+        assert!(said("[DhtmlXQ_movelist] (line 4)"), "{:?}", game.unread);
+        // Cut short at the file's end, no record closing: the same.
+        let game = read_dhtmlxq("[DhtmlXQ]\n[DhtmlXQ_movelist]7747706279678070")
+            .remove(0)
+            .unwrap();
+        assert_eq!(game.moves.len(), 4);
+        assert_eq!(game.unread.len(), 1);
+        // Closed, nothing said.
+        let game = read_dhtmlxq("[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]")
+            .remove(0)
+            .unwrap();
+        assert!(game.unread.is_empty());
     }
 
     /// What a record holds and the game cannot place is said: a branch leaving a move its line
