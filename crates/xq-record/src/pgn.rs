@@ -23,7 +23,7 @@ use crate::{
     dhtmlxq::{self, RECORD_OPEN},
     encoding::Encoding,
     error::{ReadError, ReadErrorKind},
-    game::{Game, Node},
+    game::{Game, Node, Outcome},
     place::{Place, newlines},
 };
 
@@ -756,8 +756,21 @@ impl<'a> PgnReader<'a> {
                                 format!("the result {result} stands inside a variation: close every ( with ) first"),
                             ));
                         }
-                        if game.tag("Result").is_none() {
-                            game.set_tag("Result", result);
+                        match game.tag("Result").map(Outcome::parse) {
+                            None => game.set_tag("Result", result),
+                            // Two results that disagree: the tag is kept, the other said.
+                            Some(Some(tag))
+                                if tag != Outcome::Unknown
+                                    && result != "*"
+                                    && Outcome::parse(result) != Some(tag) =>
+                            {
+                                game.unread.push(format!(
+                                    "the result {result} that ends the moves (line {}), which the Result tag contradicts: the tag's {} is kept",
+                                    self.line,
+                                    tag.pgn()
+                                ));
+                            }
+                            Some(_) => {}
                         }
                         self.read_closing_comments(game, &mut stack, &mut pending);
                         self.skip = Skip::AfterResult { in_comment: false };
@@ -1612,6 +1625,32 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].as_ref().unwrap().moves[0].comment, None);
         assert_eq!(games[1].as_ref().unwrap().comment.as_deref(), Some("y"));
+    }
+
+    /// A result ending the moves that the Result tag contradicts is said (the tag is kept); one
+    /// that agrees, or `*`, or a tag that is no result, says nothing.
+    #[test]
+    fn a_result_the_tag_contradicts_is_said() {
+        let unread = |text: &str| read(text).remove(0).unwrap().unread;
+        let said = unread("[Result \"1-0\"]\n1. h2e2 h9g7\n0-1\n");
+        assert_eq!(said.len(), 1);
+        assert!(
+            said[0].contains("the result 0-1 that ends the moves (line 3)"),
+            "{said:?}"
+        );
+        assert!(said[0].contains("the tag's 1-0 is kept"), "{said:?}");
+        assert!(unread("[Result \"红胜\"]\n1. h2e2 0-1\n")[0].contains("0-1"));
+        assert!(unread("[Result \"1-0 on time\"]\n1. h2e2 0-1\n")[0].contains("0-1"));
+        for agrees in [
+            "[Result \"1-0\"]\n1. h2e2 1-0\n",
+            "[Result \"1-0\"]\n1. h2e2 *\n",
+            "[Result \"*\"]\n1. h2e2 0-1\n",
+            "[Result \"1-0 on time\"]\n1. h2e2 1-0\n",
+            "[Result \"adjourned\"]\n1. h2e2 0-1\n",
+            "1. h2e2 0-1\n",
+        ] {
+            assert!(unread(agrees).is_empty(), "{agrees}");
+        }
     }
 
     /// What follows a tag on its line is read: more tags, the moves, a comment (a tag section
