@@ -599,8 +599,18 @@ impl<'a> PgnReader<'a> {
                     return Err(e);
                 }
             }
-            let before = self.line;
+            let mut before = self.line;
             self.skip_space();
+            // Comments between tag lines are the game's, its tags read on after them.
+            if let Some((bodies, ended)) = self.comments_before_tag() {
+                for body in bodies.into_iter().filter(|b| !b.is_empty()) {
+                    append(&mut game.comment, body);
+                }
+                // (Blank lines before the tag line counted from the last comment's end.)
+                self.advance(ended);
+                before = self.line;
+                self.skip_space();
+            }
             // (The tag's line end, then another.)
             after_blank = self.line >= before + 2;
         }
@@ -1184,6 +1194,44 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Reads a `;` comment (the reading place at its `;`) to its line's end: its text, trimmed.
+    /// The comments at the reading place (`{…}`, `;…`, one after another), if a tag line
+    /// follows them after spaces and line ends: their texts, and where the last ends.
+    fn comments_before_tag(&mut self) -> Option<(Vec<String>, usize)> {
+        let rest = self.rest();
+        let mut bodies = Vec::new();
+        let (mut len, mut ended) = (0, 0);
+        loop {
+            let here = &rest[len..];
+            let (body, comment) = match here.as_bytes().first() {
+                Some(b'{') => {
+                    let from = self.pos + len + 1;
+                    let limit = from.saturating_add(MAX_COMMENT).min(self.end);
+                    let CommentEnd::Closed(i) = self.comment_end(from, limit) else {
+                        return None;
+                    };
+                    self.look(from + i);
+                    (&here[1..=i], i + 2)
+                }
+                Some(b';') => {
+                    let end = memchr::memchr(b'\n', here.as_bytes()).unwrap_or(here.len());
+                    (&here[1..end], end)
+                }
+                _ => break,
+            };
+            bodies.push(body.trim().to_owned());
+            ended = len + comment;
+            let after = &here[comment..];
+            len = ended + (after.len() - after.trim_start().len());
+        }
+        let next = &rest[len..];
+        let line_end = memchr::memchr(b'\n', next.as_bytes());
+        self.look(self.pos + len + line_end.unwrap_or(next.len()));
+        let starts_line = rest[ended..len].contains('\n');
+        let tag_line = next.starts_with('[')
+            && is_tag_line(&next.as_bytes()[..line_end.unwrap_or(next.len())]);
+        (starts_line && tag_line).then_some((bodies, ended))
+    }
+
     fn read_line_comment(&mut self) -> String {
         let rest = self.rest();
         let end = self.find_in_rest('\n').unwrap_or(rest.len());
@@ -1625,6 +1673,27 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].as_ref().unwrap().moves[0].comment, None);
         assert_eq!(games[1].as_ref().unwrap().comment.as_deref(), Some("y"));
+    }
+
+    /// Comments between tag lines are the game's, its tags read on after them: one game, not a
+    /// game of the tags before and one of those after.
+    #[test]
+    fn comments_between_tag_lines_are_the_games() {
+        let games = read(
+            "[Game \"Chinese Chess\"]\n{between tags}\n; and a line\n\n[Event \"x\"] \n{not before tags}\n1. h2e2 *\n",
+        );
+        assert_eq!(games.len(), 1);
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(g.tag("Game"), Some("Chinese Chess"));
+        assert_eq!(g.tag("Event"), Some("x"));
+        assert_eq!(
+            g.comment.as_deref(),
+            Some("between tags\nand a line\nnot before tags")
+        );
+        assert_eq!(texts(&g.moves), ["h2e2"]);
+        // A comment with a tag on its own line: not a tag line, so the comment's.
+        let games = read("[Game \"x\"]\n{a} [Event \"y\"]\n1. h2e2 *\n");
+        assert_eq!(games.len(), 1);
     }
 
     /// A result ending the moves that the Result tag contradicts is said (the tag is kept); one
