@@ -200,6 +200,18 @@ pub fn read_cbr(bytes: &[u8]) -> Result<Game, ReadError> {
             .at(p));
         }
     }
+    if open > 0 && !records.is_empty() {
+        // The bytes ended inside the move records: a file cut short (a library cut inside one
+        // of its records), whose lines would read shorter than they are.
+        return Err(ReadError::new(
+            ReadErrorKind::Truncated,
+            format!(
+                "the record ends inside its moves ({} move record(s) read, {open} line(s) not ended): the file is cut short; copy it again from its source",
+                records.len() - 1
+            ),
+        )
+        .at(p));
+    }
     let Some((root, moves)) = records.split_first() else {
         return Err(ReadError::new(
             ReadErrorKind::Truncated,
@@ -446,4 +458,43 @@ fn xml_unescape(text: &str) -> String {
         .replace("&quot;", "\"")
         .replace("&apos;", "'")
         .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A CBR record with two kings and the move records given (flags, from, to).
+    fn cbr(records: &[(u8, u8, u8)]) -> Vec<u8> {
+        let mut bytes = vec![0; MOVES];
+        bytes[..RECORD_MAGIC.len()].copy_from_slice(RECORD_MAGIC);
+        bytes[19] = 2;
+        // Black's king on row 0, Red's on row 9, both on the middle file.
+        bytes[BOARD + 4] = 0x25;
+        bytes[BOARD + 85] = 0x15;
+        for &(flags, from, to) in records {
+            bytes.extend([flags, 0, from, to]);
+        }
+        bytes
+    }
+
+    /// A record whose bytes end inside its moves (a file, or a library, cut short) is truncated,
+    /// not a game of fewer moves; one whose lines all end reads whole.
+    #[test]
+    fn a_record_cut_inside_its_moves_is_truncated() {
+        let whole = cbr(&[(0, 0, 0), (0, 85, 76), (1, 4, 13)]);
+        let game = read_cbr(&whole).unwrap();
+        assert_eq!(game.moves.len(), 2);
+        for cut in [MOVES + 4, MOVES + 8, whole.len() - 1] {
+            let err = read_cbr(&whole[..cut]).unwrap_err();
+            assert_eq!(err.kind, ReadErrorKind::Truncated, "{cut}: {err}");
+            assert!(err.to_string().contains("cut short"), "{err}");
+        }
+        // Zero bytes after the last line's end (a library's padding) are not moves.
+        let mut padded = whole.clone();
+        padded.extend([0; 64]);
+        assert_eq!(read_cbr(&padded).unwrap().moves.len(), 2);
+    }
 }
