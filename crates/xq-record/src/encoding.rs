@@ -425,9 +425,13 @@ impl TextDecoder {
                 ..TextDecoder::new(detect(bytes), true)
             };
         }
+        // (Valid UTF-8 throughout is UTF-8 at once, unless lines in a legacy encoding were
+        // read: then lines UTF-8 by chance are told one by one, as reading the file whole does.)
         let simple = !self.mixing
             || bytes.is_ascii()
-            || (self.encoding == Encoding::Utf8 && valid_utf8_up_to(bytes) == bytes.len());
+            || (self.encoding == Encoding::Utf8
+                && self.legacy.is_none()
+                && valid_utf8_up_to(bytes) == bytes.len());
         let mut text = if simple {
             self.decode_piece(bytes, self.encoding, at_start, origin, replaced)
         } else {
@@ -480,6 +484,9 @@ impl TextDecoder {
                         first = false;
                     }
                     None => {
+                        // (The legacy encoding told now: the lines after this one that are
+                        // UTF-8 by chance are read in it.)
+                        self.legacy.get_or_insert_with(|| detect_legacy(bytes));
                         run.get_or_insert(start);
                     }
                 }
@@ -503,24 +510,22 @@ impl TextDecoder {
     }
 
     /// Whether `line`, valid UTF-8 with a character beyond ASCII, is read as UTF-8 in this file
-    /// (rather than in its legacy encoding): yes, but in a GBK or Big5 file a line whose
-    /// characters beyond ASCII are all of two bytes in UTF-8 (Latin letters with marks, Greek,
-    /// Cyrillic …) and that reads without error in the file's encoding is read in it. GBK and
-    /// Big5 text is valid UTF-8 only by chance, and then almost only as such pairs of bytes (一
-    /// in GBK, D2 BB, is һ in UTF-8): a comment line of a character or two in a GBK file is
-    /// often valid UTF-8, while Chinese written in UTF-8 has characters of three bytes.
+    /// (rather than in its legacy encoding): yes, but in a GBK or Big5 file, or a UTF-8 file
+    /// with lines in one already read, a line whose characters beyond ASCII are all of two bytes
+    /// in UTF-8 (Latin letters with marks, Greek, Cyrillic …) and that reads without error in
+    /// the legacy encoding is read in it. GBK and Big5 text is valid UTF-8 only by chance, and
+    /// then almost only as such pairs of bytes (一 in GBK, D2 BB, is һ in UTF-8; 叶伟, Ҷΰ): a
+    /// line of a name or two in GBK is often valid UTF-8, while Chinese written in UTF-8 has
+    /// characters of three bytes.
     fn keeps_utf8(&self, line: &[u8]) -> bool {
-        match self.encoding {
-            Encoding::Gbk | Encoding::Big5 => {
-                line.iter().any(|&b| b >= 0xE0)
-                    || self
-                        .encoding
-                        .decoder()
-                        .decode_without_bom_handling_and_without_replacement(line)
-                        .is_none()
-            }
-            Encoding::Utf8 | Encoding::Utf16Le | Encoding::Utf16Be => true,
-        }
+        let Some(legacy) = self.legacy else {
+            return true;
+        };
+        line.iter().any(|&b| b >= 0xE0)
+            || legacy
+                .decoder()
+                .decode_without_bom_handling_and_without_replacement(line)
+                .is_none()
     }
 
     /// Decodes `run`, lines of `bytes` that are not UTF-8, in the legacy encoding (told from
@@ -989,12 +994,14 @@ mod tests {
             decoded(&file, Encoding::Big5),
             "[Event \"象棋\"]\nvoil\u{e0}\n"
         );
-        // In a UTF-8 file, a UTF-8 line is UTF-8 whatever its characters.
+        // In a UTF-8 file, a UTF-8 line is UTF-8 whatever its characters; after a line in GBK,
+        // one of two-byte characters that GBK reads is GBK (a GBK game appended to UTF-8 ones).
         let mut file = "[Event \"Caf\u{e9}\"]\n\u{1bd}\n".as_bytes().to_vec();
-        file.extend(gbk("马\n"));
+        file.extend(gbk("马\n[Red \"叶伟\"]\n"));
+        file.extend("[Site \"北京\"]\n".as_bytes());
         assert_eq!(
             decoded(&file, Encoding::Utf8),
-            "[Event \"Caf\u{e9}\"]\n\u{1bd}\n马\n"
+            "[Event \"Caf\u{e9}\"]\n\u{1bd}\n马\n[Red \"叶伟\"]\n[Site \"北京\"]\n"
         );
     }
 

@@ -1140,6 +1140,65 @@ mod tests {
         assert_eq!(last.moves[1].source_line, Some(4 + 4 * 6 + 5));
     }
 
+    /// GBK games appended to UTF-8 ones, the encoding told from the bytes: after the first GBK
+    /// line, lines UTF-8 only by chance (names such as 叶伟, D2 B6 CE B0) are GBK, whole,
+    /// streamed and in pieces alike (a piece valid UTF-8 throughout is not read at once then).
+    #[test]
+    fn gbk_lines_utf8_by_chance_after_gbk_ones_are_gbk_every_way() {
+        // (UTF-8 games in ASCII: places in a file mixing UTF-8 lines of other characters into
+        // GBK ones are not exact, reading whole or not.)
+        let mut bytes = "[Event \"e\"]\n\n1. h2e2 {a comment} h9g7 *\n\n"
+            .repeat(40)
+            .into_bytes();
+        let gbk = |t: &str| encoding::encode(t, Encoding::Gbk).into_owned();
+        bytes.extend(gbk("[Event \"全国象棋个人赛\"]\n\n1. h2e2 *\n\n"));
+        for _ in 0..40 {
+            bytes.extend(gbk("[Red \"叶伟\"]\n[Black \"石强\"]\n\n1. h2e2 *\n\n"));
+        }
+        assert!(std::str::from_utf8(&gbk("[Red \"叶伟\"]\n[Black \"石强\"]\n")).is_ok());
+        let options = ReadOptions {
+            encoding: None,
+            format: Some(Format::Pgn),
+        };
+        let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
+        assert_eq!(whole.len(), 81);
+        for game in &whole[41..] {
+            let game = game.as_ref().unwrap();
+            assert_eq!(
+                (game.tag("Red"), game.tag("Black")),
+                (Some("叶伟"), Some("石强"))
+            );
+        }
+        every_way_is_whole(&bytes, options, &whole);
+        // After UTF-8 games in Chinese (the file read as UTF-8 with lines in GBK), the same
+        // names, streamed in pieces that are valid UTF-8 throughout.
+        let mut bytes = pgn(40).into_bytes();
+        bytes.extend(gbk("[Event \"全国象棋个人赛\"]\n\n1. h2e2 *\n\n"));
+        for _ in 0..40 {
+            bytes.extend(gbk("[Red \"叶伟\"]\n[Black \"石强\"]\n\n1. h2e2 *\n\n"));
+        }
+        let names = |games: Vec<Result<Game, ReadError>>| -> Vec<Option<String>> {
+            games
+                .into_iter()
+                .map(|g| g.unwrap().tag("Red").map(str::to_owned))
+                .collect()
+        };
+        let whole = names(format::read(&bytes, Some("pgn"), options).unwrap().games);
+        assert_eq!(whole.iter().flatten().filter(|n| *n == "叶伟").count(), 40);
+        for (head, chunk, max_line) in [(16, 9, 3), (200, 64, 17), (4096, 333, 40)] {
+            let limits = Limits {
+                head,
+                chunk,
+                max_line,
+                ..Limits::default()
+            };
+            let streamed = GameStream::with_limits(&bytes[..], Some("pgn"), options, limits)
+                .unwrap()
+                .collect();
+            assert_eq!(names(streamed), whole, "{limits:?}");
+        }
+    }
+
     /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the
     /// games read whole first.
     fn in_each_encoding_every_way_is_whole(text: &str, check: impl Fn(&[Result<Game, ReadError>])) {
