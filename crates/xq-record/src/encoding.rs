@@ -505,7 +505,16 @@ impl TextDecoder {
             let first = bytes.iter().position(|&b| b == b'\r' || b == b'\n');
             self.cr_lines = first.map(|i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
         }
-        normalise_line_starts(&mut text, self.cr_lines == Some(true), &mut self.line_start);
+        let mark = match self.encoding {
+            Encoding::Utf16Le | Encoding::Utf16Be => " ",
+            Encoding::Utf8 | Encoding::Gbk | Encoding::Big5 => "   ",
+        };
+        normalise_line_starts(
+            &mut text,
+            self.cr_lines == Some(true),
+            mark,
+            &mut self.line_start,
+        );
         text
     }
 
@@ -688,10 +697,11 @@ pub(crate) fn has_lone_cr(text: &str) -> bool {
     memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
 
-/// A lone CR becomes LF (if `cr_lines`); a byte-order mark at a line's start becomes as many spaces as its UTF-8
-/// bytes (3), so that offsets in UTF-8 files hold.
-/// `line_start` says whether the text starts a line, and is left saying whether the next does.
-fn normalise_line_starts(text: &mut String, cr_lines: bool, line_start: &mut bool) {
+/// A lone CR becomes LF (if `cr_lines`); a byte-order mark at a line's start becomes spaces
+/// as long as it is in the file (`mark`: three in UTF-8, one in UTF-16, where a space is two
+/// bytes), so that offsets hold. `line_start` says whether the text starts a line, and is
+/// left saying whether the next does.
+fn normalise_line_starts(text: &mut String, cr_lines: bool, mark: &str, line_start: &mut bool) {
     if !(text.contains('\u{feff}') || (cr_lines && has_lone_cr(text))) {
         if !text.is_empty() {
             *line_start = text.ends_with('\n');
@@ -708,7 +718,7 @@ fn normalise_line_starts(text: &mut String, cr_lines: bool, line_start: &mut boo
                 continue;
             }
             '\u{feff}' if *line_start => {
-                out.push_str("   ");
+                out.push_str(mark);
                 continue;
             }
             _ => out.push(c),
@@ -1081,7 +1091,7 @@ mod tests {
                         continue;
                     }
                     let mut want = line_by_line(&mut reference, &bytes, at_start);
-                    normalise_line_starts(&mut want, false, &mut reference.line_start);
+                    normalise_line_starts(&mut want, false, "   ", &mut reference.line_start);
                     assert_eq!(got, want, "{encoding:?} {bytes:x?}");
                     assert_eq!(runs.legacy, reference.legacy);
                 }

@@ -1439,6 +1439,28 @@ mod tests {
         assert_eq!(moves_placed(game, &bytes, encoding_rs::UTF_8), 2);
     }
 
+    /// UTF-16 files joined (a byte-order mark starting a later line, two bytes in the file): the
+    /// moves after it are placed where they stand, in either byte order.
+    #[test]
+    fn utf16_files_joined_keep_their_places() {
+        for (encoding, decoding) in [
+            (Encoding::Utf16Le, encoding_rs::UTF_16LE),
+            (Encoding::Utf16Be, encoding_rs::UTF_16BE),
+        ] {
+            let one = encoding::encode(
+                "\u{feff}[Event \"a\"]\n\n1. 炮二平五 马８进７ *\n",
+                encoding,
+            );
+            let bytes = [&one[..], &one[..]].concat();
+            let records = format::read(&bytes, Some("pgn"), ReadOptions::default()).unwrap();
+            assert_eq!(records.encoding, Some(encoding));
+            assert_eq!(records.games.len(), 2);
+            for game in &records.games {
+                assert_eq!(moves_placed(game.as_ref().unwrap(), &bytes, decoding), 2);
+            }
+        }
+    }
+
     /// A UTF-8 file's byte-order mark before a first line in GBK: the mark is dropped, and the
     /// line reads whole (read as GBK, the mark's last byte took the line's `[` with it).
     #[test]
