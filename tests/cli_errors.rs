@@ -161,6 +161,29 @@ fn a_bad_move_in_a_record_shows_a_caret() {
 }
 
 #[test]
+fn a_bad_move_in_a_file_of_cr_line_ends_shows_a_caret() {
+    // The same lines, with their line ends as an old Mac writes them (a CR alone), and mixed:
+    // the line numbers the reader gives are the lines shown.
+    let path = "fixtures/records/ours/broken.pgn";
+    let shown = |p: &str| {
+        let run = xq(&["show", p, "--game", "5"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        run.stdout
+    };
+    let out = shown(path);
+    assert!(out.contains("^ here") || out.contains("^^ here"), "{out}");
+    let text = std::fs::read_to_string(path).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cr = dir.path().join("cr.pgn");
+    std::fs::write(&cr, text.replace('\n', "\r")).unwrap();
+    assert_eq!(shown(cr.to_str().unwrap()), out);
+    let mixed = dir.path().join("mixed.pgn");
+    let (head, tail) = text.split_at(text.find('\n').unwrap() + 1);
+    std::fs::write(&mixed, format!("{head}{}", tail.replace('\n', "\r"))).unwrap();
+    assert_eq!(shown(mixed.to_str().unwrap()), out);
+}
+
+#[test]
 fn a_json_record_error_shows_a_caret() {
     // serde's line and column, as a place in the file: the value that does not fit the schema.
     let path = "fixtures/bad/json-not-a-move.json";
