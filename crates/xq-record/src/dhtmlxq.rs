@@ -652,9 +652,8 @@ pub(crate) fn dhtmlxq_tag_losses(game: &Game) -> Option<String> {
         .filter(|(k, v)| {
             !v.trim().is_empty()
                 && field_of(k).is_none()
-                && !["Game", "Result", "FEN"]
-                    .iter()
-                    .any(|t| t.eq_ignore_ascii_case(k))
+                && !["Result", "FEN"].iter().any(|t| t.eq_ignore_ascii_case(k))
+                && !crate::game::is_implied_game_tag(k, v)
         })
         .map(|(k, _)| k.as_str())
         .collect();
@@ -1088,5 +1087,31 @@ mod tests {
         );
         let again = read_dhtmlxq(&write_dhtmlxq(&game)).remove(0).unwrap();
         assert_eq!(again.moves.len(), 1);
+    }
+
+    /// The Game tag every format implies (`Chinese Chess`) is no loss; another value is.
+    #[test]
+    fn a_game_tag_other_than_chinese_chess_is_a_loss() {
+        let mut game = read_dhtmlxq(FULL).remove(0).unwrap();
+        game.tags
+            .push(("Game".to_owned(), "chinese chess".to_owned()));
+        assert_eq!(dhtmlxq_tag_losses(&game), None);
+        assert!(
+            crate::xqf::xqf_losses(&game)
+                .iter()
+                .all(|l| !l.contains("Game"))
+        );
+        game.tags.pop();
+        game.tags
+            .push(("Game".to_owned(), "Xiangqi Variant".to_owned()));
+        assert_eq!(
+            dhtmlxq_tag_losses(&game).as_deref(),
+            Some("tags DhtmlXQ has no field for: Game")
+        );
+        assert!(
+            crate::xqf::xqf_losses(&game)
+                .iter()
+                .any(|l| l.contains("Game"))
+        );
     }
 }

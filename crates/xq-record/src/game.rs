@@ -474,6 +474,13 @@ impl Game {
     }
 }
 
+/// Whether the tag `name` = `value` is the `[Game "Chinese Chess"]` that XQ PGN writes and
+/// every other format implies (a writer of a format without tags drops it unsaid; another
+/// value, `Xiangqi Variant`, is said).
+pub(crate) fn is_implied_game_tag(name: &str, value: &str) -> bool {
+    name.eq_ignore_ascii_case("Game") && value.trim().eq_ignore_ascii_case("Chinese Chess")
+}
+
 /// Reads the dates records use: `1999.12.09`, `1999-12-09`, `1999/12/09`, `19991209`, `1999年12月9日`.
 /// Partial dates (`1999.??.??`) give `None`; the Date tag keeps the text.
 pub(crate) fn parse_date(text: &str) -> Option<chrono::NaiveDate> {

@@ -590,10 +590,10 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     let mut lost: Vec<String> = game
         .tags
         .iter()
-        .filter(|(k, _)| {
+        .filter(|(k, v)| {
             !STRINGS.iter().any(|(_, _, n)| n.eq_ignore_ascii_case(k))
                 && !k.eq_ignore_ascii_case("Result")
-                && !k.eq_ignore_ascii_case("Game")
+                && !crate::game::is_implied_game_tag(k, v)
         })
         .filter(|(_, v)| !v.trim().is_empty())
         .map(|(k, _)| k.clone())
