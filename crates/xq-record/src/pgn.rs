@@ -1198,6 +1198,9 @@ impl<'a> PgnReader<'a> {
     /// follows them after spaces and line ends: their texts, and where the last ends.
     fn comments_before_tag(&mut self) -> Option<(Vec<String>, usize)> {
         let rest = self.rest();
+        if !matches!(rest.as_bytes().first(), Some(b'{' | b';')) {
+            return None;
+        }
         let mut bodies = Vec::new();
         let (mut len, mut ended) = (0, 0);
         loop {
