@@ -786,6 +786,20 @@ impl<'a> PgnReader<'a> {
                         self.skip = Skip::AfterResult { in_comment: false };
                         break;
                     }
+                    if stack.len() == 1
+                        && token.starts_with(['1'])
+                        && token[1..].starts_with(['.', '．'])
+                        && self.numbered_anew(stack[0].last(), start)
+                    {
+                        // A game without a result, then another: moves numbered from 1 again
+                        // after a blank line are the next game's, not this one's.
+                        self.pos = start;
+                        self.line = line;
+                        game.unread.push(format!(
+                            "no result ends the moves: those numbered from 1 again after a blank line (line {line}) are read as the next game"
+                        ));
+                        break;
+                    }
                     let Some(mv) = strip_move_number(token) else {
                         continue;
                     };
@@ -1194,6 +1208,27 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Reads a `;` comment (the reading place at its `;`) to its line's end: its text, trimmed.
+    /// Whether a move number 1 at `start` (a line's first word) numbers a game anew: moves were
+    /// read before it (`last`, the line's last move) and a blank line stands between.
+    fn numbered_anew(&self, last: Option<&Node>, start: usize) -> bool {
+        let Some(end) = last
+            .and_then(|n| Some(n.source_offset? + n.text.as_ref()?.len()))
+            .filter(|&end| end <= start)
+        else {
+            return false;
+        };
+        let gap = &self.text[end..start];
+        let mut lines = gap.split('\n');
+        lines.next();
+        let Some(before) = gap.rsplit('\n').next() else {
+            return false;
+        };
+        let inner: Vec<&str> = lines.collect();
+        before.trim().is_empty()
+            && inner.len() >= 2
+            && inner[..inner.len() - 1].iter().any(|l| l.trim().is_empty())
+    }
+
     /// The comments at the reading place (`{…}`, `;…`, one after another), if a tag line
     /// follows them after spaces and line ends: their texts, and where the last ends.
     fn comments_before_tag(&mut self) -> Option<(Vec<String>, usize)> {
@@ -1676,6 +1711,37 @@ mod tests {
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].as_ref().unwrap().moves[0].comment, None);
         assert_eq!(games[1].as_ref().unwrap().comment.as_deref(), Some("y"));
+    }
+
+    /// Games without results one after another: moves numbered from 1 again after a blank line
+    /// start the next game (said); without the blank line, or numbered on, they are the game's.
+    #[test]
+    fn moves_numbered_anew_after_a_blank_line_are_the_next_game() {
+        let games = read("1. h2e2 h9g7\n2. h0g2 {c}\n\n1. c3c4 c6c5\n\n  1.h2e2 *\n");
+        let moves: Vec<Vec<&str>> = games
+            .iter()
+            .map(|g| texts(&g.as_ref().unwrap().moves))
+            .collect();
+        assert_eq!(
+            moves,
+            [
+                vec!["h2e2", "h9g7", "h0g2"],
+                vec!["c3c4", "c6c5"],
+                vec!["h2e2"]
+            ]
+        );
+        let first = games[0].as_ref().unwrap();
+        assert_eq!(first.unread.len(), 1);
+        assert!(first.unread[0].contains("(line 4)"), "{:?}", first.unread);
+        assert_eq!(first.moves[2].comment.as_deref(), Some("c"));
+        assert_eq!(games[2].as_ref().unwrap().moves[0].source_line, Some(6));
+        for one in [
+            "1. h2e2 h9g7\n1. c3c4 *\n",
+            "1. h2e2 h9g7\n\n2. c3c4 *\n",
+            "1. h2e2 (1. c3c4\n\n1. g3g4) *\n",
+        ] {
+            assert_eq!(read(one).len(), 1, "{one}");
+        }
     }
 
     /// Comments between tag lines are the game's, its tags read on after them: one game, not a
