@@ -252,6 +252,28 @@ pub(crate) fn gbk_or_big5(bytes: &[u8]) -> Encoding {
     }
 }
 
+/// Whether `bytes` hold, in `encoding` (GBK or Big5), one of the characters records are made of
+/// (the notation's, the tags' words: [`GBK_CODES`], [`BIG5_CODES`]).
+fn holds_record_words(bytes: &[u8], encoding: Encoding) -> bool {
+    let codes = match encoding {
+        Encoding::Gbk => &codes().gbk,
+        Encoding::Big5 => &codes().big5,
+        _ => return false,
+    };
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        if bytes[i] < 0x80 {
+            i += 1;
+            continue;
+        }
+        if codes.contains(bytes[i], bytes[i + 1]) {
+            return true;
+        }
+        i += 2;
+    }
+    false
+}
+
 /// For a text the telltales leave undecided (a short file of names): whether more of its codes
 /// are common characters read as Big5 than read as GBK, and none has a lead byte 81–A0 (GBK's
 /// extension; Big5 has none but for Hong Kong additions). A second pass, over the few texts
@@ -334,6 +356,10 @@ pub(crate) struct TextDecoder {
     cr_lines: Option<bool>,
     undecided: bool,
     bom: usize,
+    /// Whether text in the legacy encoding was read: a line in it holding the characters
+    /// records are made of (not a stray byte, nor a line of Latin-1), or any when the encoding
+    /// was given.
+    legacy_text: bool,
 }
 
 impl TextDecoder {
@@ -351,6 +377,9 @@ impl TextDecoder {
             cr_lines: None,
             undecided: false,
             bom: 0,
+            // (Told by the lines, in their order, when the encoding was: a Latin-1 file is
+            // told GBK, and its accented lines are no evidence.)
+            legacy_text: !mixing && matches!(encoding, Encoding::Gbk | Encoding::Big5),
         }
     }
 
@@ -430,7 +459,7 @@ impl TextDecoder {
         let simple = !self.mixing
             || bytes.is_ascii()
             || (self.encoding == Encoding::Utf8
-                && self.legacy.is_none()
+                && !self.legacy_text
                 && valid_utf8_up_to(bytes) == bytes.len());
         let mut text = if simple {
             self.decode_piece(bytes, self.encoding, at_start, origin, replaced)
@@ -484,9 +513,12 @@ impl TextDecoder {
                         first = false;
                     }
                     None => {
-                        // (The legacy encoding told now: the lines after this one that are
-                        // UTF-8 by chance are read in it.)
-                        self.legacy.get_or_insert_with(|| detect_legacy(bytes));
+                        // (The legacy encoding told now: once a line of a record's words is
+                        // read in it, the lines after that are UTF-8 by chance are read in it.)
+                        let legacy = *self.legacy.get_or_insert_with(|| detect_legacy(bytes));
+                        if !self.legacy_text && holds_record_words(&bytes[start..end], legacy) {
+                            self.legacy_text = true;
+                        }
                         run.get_or_insert(start);
                     }
                 }
@@ -519,15 +551,16 @@ impl TextDecoder {
     }
 
     /// Whether `line`, valid UTF-8 with a character beyond ASCII, is read as UTF-8 in this file
-    /// (rather than in its legacy encoding): yes, but in a GBK or Big5 file, or a UTF-8 file
-    /// with lines in one already read, a line whose characters beyond ASCII are all of two bytes
+    /// (rather than in its legacy encoding): yes, but once a line of a record's words in GBK or
+    /// Big5 was read (not a stray byte, which would turn the file's accented Latin into
+    /// Chinese), in a file of that encoding or a UTF-8 one, a line whose characters beyond ASCII are all of two bytes
     /// in UTF-8 (Latin letters with marks, Greek, Cyrillic …) and that reads without error in
     /// the legacy encoding is read in it. GBK and Big5 text is valid UTF-8 only by chance, and
     /// then almost only as such pairs of bytes (一 in GBK, D2 BB, is һ in UTF-8; 叶伟, Ҷΰ): a
     /// line of a name or two in GBK is often valid UTF-8, while Chinese written in UTF-8 has
     /// characters of three bytes.
     fn keeps_utf8(&self, line: &[u8]) -> bool {
-        let Some(legacy) = self.legacy else {
+        let (true, Some(legacy)) = (self.legacy_text, self.legacy) else {
             return true;
         };
         line.iter().any(|&b| b >= 0xE0)
@@ -1004,6 +1037,12 @@ mod tests {
             decoded(&file, Encoding::Big5),
             "[Event \"象棋\"]\nvoil\u{e0}\n"
         );
+        // A stray byte, or a line of Latin-1, is no GBK text: the accented Latin after it stays
+        // UTF-8 (in a file told UTF-8, or GBK for its Latin-1).
+        let file =
+            b"[Site \"Caf\xe9 de la R\xe9gence\"]\n[Red \"Bad\xff\"]\n[Site \"Caf\xc3\xa9\"]\n";
+        assert!(decoded(file, Encoding::Utf8).ends_with("[Site \"Caf\u{e9}\"]\n"));
+        assert!(decoded(file, Encoding::Gbk).ends_with("[Site \"Caf\u{e9}\"]\n"));
         // In a UTF-8 file, a UTF-8 line is UTF-8 whatever its characters; after a line in GBK,
         // one of two-byte characters that GBK reads is GBK (a GBK game appended to UTF-8 ones).
         let mut file = "[Event \"Caf\u{e9}\"]\n\u{1bd}\n".as_bytes().to_vec();
@@ -1044,6 +1083,7 @@ mod tests {
                 });
             } else {
                 let legacy = *decoder.legacy.get_or_insert_with(|| detect_legacy(bytes));
+                decoder.legacy_text |= holds_record_words(line, legacy);
                 text.push_str(&decoder.decode_piece(line, legacy, first, 0, &mut Vec::new()));
             }
             first = false;
