@@ -54,17 +54,29 @@ fn comment(text: &str) -> String {
     let text = printable(text).replace('}', ")");
     let mut out = String::with_capacity(text.len() + 2);
     out.push('{');
-    let mut lines = text.split('\n');
-    if let Some(first) = lines.next() {
-        out.push_str(first);
-    }
-    for line in lines {
-        out.push_str(if crate::pgn::is_tag_line(line.as_bytes()) {
-            "}\n{"
+    // Lines as the reader tells them: a LF, or a CR that no LF follows, ends one.
+    let mut rest = text.as_str();
+    loop {
+        let Some(end) = rest.find(['\n', '\r']) else {
+            out.push_str(rest);
+            break;
+        };
+        let ending = if rest[end..].starts_with("\r\n") {
+            2
         } else {
-            "\n"
-        });
-        out.push_str(line);
+            1
+        };
+        out.push_str(&rest[..end]);
+        let next = &rest[end + ending..];
+        let line = &next[..next.find(['\n', '\r']).unwrap_or(next.len())];
+        if crate::pgn::is_tag_line(line.as_bytes()) {
+            out.push('}');
+            out.push_str(&rest[end..end + ending]);
+            out.push('{');
+        } else {
+            out.push_str(&rest[end..end + ending]);
+        }
+        rest = next;
     }
     out.push('}');
     out
@@ -632,7 +644,7 @@ mod tests {
     /// line: comments are trimmed), the game's and a move's, the games after them whole.
     #[test]
     fn comments_holding_tag_lines_read_back() {
-        let quoted = "quoting the header:\n[Round \"3\"]\n[Event \"x\"]  \nend";
+        let quoted = "quoting the header:\n[Round \"3\"]\r\n[Event \"x\"]  \nend";
         let mut game = crate::pgn::PgnReader::new("[Event \"a\"]\n\n1. h2e2 h9g7 *\n")
             .next()
             .unwrap()
@@ -645,10 +657,28 @@ mod tests {
             .map(Result::unwrap)
             .collect();
         assert_eq!(read.len(), 2, "{text}");
+        // (The line end before a line closed and opened again reads back as a LF.)
+        let quoted = &quoted.replace("\r\n", "\n");
         for g in &read {
-            assert_eq!(g.comment.as_deref(), Some(quoted), "{text}");
-            assert_eq!(g.moves[0].comment.as_deref(), Some(quoted), "{text}");
+            assert_eq!(g.comment.as_deref(), Some(quoted.as_str()), "{text}");
+            assert_eq!(
+                g.moves[0].comment.as_deref(),
+                Some(quoted.as_str()),
+                "{text}"
+            );
             assert_eq!(g.tag("Event"), Some("a"), "{text}");
         }
+        // A CR alone ends a line too (DhtmlXQ comments may hold one): read back as a LF.
+        let mut game = read[0].clone();
+        game.moves[0].comment = Some("see\r[Round \"3\"]\rok".to_owned());
+        let text = String::from_utf8(write_pgn(&[game], PgnOptions::default()).bytes).unwrap();
+        let back: Vec<Game> = crate::pgn::PgnReader::new(&text)
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(back.len(), 1, "{text}");
+        assert_eq!(
+            back[0].moves[0].comment.as_deref(),
+            Some("see\n[Round \"3\"]\rok")
+        );
     }
 }
