@@ -21,6 +21,8 @@ use crate::{
 const RECORD_MAGIC: &[u8] = b"CCBridge Record";
 const LIBRARY_MAGIC: &[u8] = b"CCBridgeLibrary";
 const BOARD: usize = 2120;
+/// The longest comment a record is taken to hold (a longer length is damage, not a comment).
+const MAX_COMMENT: usize = 1 << 20;
 const MOVES: usize = 2214;
 
 const FIELDS: [(usize, usize, &str); 10] = [
@@ -171,10 +173,19 @@ pub fn read_cbr(bytes: &[u8]) -> Result<Game, ReadError> {
             };
             p += 4;
             let Some(text) = bytes.get(p..p + len) else {
-                return Err(ReadError::new(
-                    ReadErrorKind::BadOffset,
-                    format!("a CBR comment of {len} bytes runs past the end"),
-                )
+                // A length a comment may have: the file is cut short inside it; a longer one
+                // is damage.
+                return Err(if len <= MAX_COMMENT {
+                    ReadError::new(
+                        ReadErrorKind::Truncated,
+                        format!("the record ends inside a comment of {len} bytes: the file is cut short; copy it again from its source"),
+                    )
+                } else {
+                    ReadError::new(
+                        ReadErrorKind::BadOffset,
+                        format!("a CBR comment of {len} bytes runs past the end"),
+                    )
+                }
                 .at(p - 4));
             };
             p += len;
@@ -492,6 +503,20 @@ mod tests {
             assert_eq!(err.kind, ReadErrorKind::Truncated, "{cut}: {err}");
             assert!(err.to_string().contains("cut short"), "{err}");
         }
+        // Cut inside a comment: truncated too; a comment's length beyond any comment is damage.
+        let mut commented = cbr(&[(0x04, 0, 0)]);
+        commented.extend(8u32.to_le_bytes());
+        commented.extend([b'a', 0, b'b', 0]);
+        assert_eq!(
+            read_cbr(&commented).unwrap_err().kind,
+            ReadErrorKind::Truncated
+        );
+        let mut damaged = cbr(&[(0x04, 0, 0)]);
+        damaged.extend(u32::MAX.to_le_bytes());
+        assert_eq!(
+            read_cbr(&damaged).unwrap_err().kind,
+            ReadErrorKind::BadOffset
+        );
         // Zero bytes after the last line's end (a library's padding) are not moves.
         let mut padded = whole.clone();
         padded.extend([0; 64]);

@@ -385,9 +385,10 @@ impl<'a> PgnReader<'a> {
             .in_game(self.game)
     }
 
-    /// Reads a tag line: its name, its value (unescaped, trimmed) and where the value starts in
-    /// the text.
-    fn read_tag(&mut self) -> Result<(String, String, usize), ReadError> {
+    /// Reads a tag line: its name, its value (unescaped, trimmed), where the value starts in
+    /// the text, and the words after it on its line that are not read (see
+    /// [`goes_on_after_tag`]).
+    fn read_tag(&mut self) -> Result<(String, String, usize, Option<String>), ReadError> {
         let start_line = self.line;
         let name_len = self.tag_name_here().len();
         self.bump(); // '['
@@ -430,13 +431,22 @@ impl<'a> PgnReader<'a> {
                 "a tag without a name: write [Name \"value\"]",
             ));
         }
-        // The line, or the tag alone when more follows it on its line (another tag, the
-        // moves, a comment: `[Result "1-0"] 1. 炮二平五 …`), which is then read as the rest is.
+        // The line, or the tag alone when the record goes on after it on its line (another tag,
+        // the moves, a comment: `[Result "1-0"] 1. 炮二平五 …`), which is then read as the rest
+        // is. Words after it (`Saturday`, `(GM)`) are the line's: not read, and said.
+        let mut words = None;
         match end {
-            Some(end) if !after[end..].trim().is_empty() => self.advance(name_len + end),
+            Some(end) if !after[end..].trim().is_empty() => {
+                if goes_on_after_tag(&after[end..]) {
+                    self.advance(name_len + end);
+                } else {
+                    words = Some(after[end..].trim().to_owned());
+                    self.advance(line.len());
+                }
+            }
             _ => self.advance(line.len()),
         }
-        Ok((name, value, value_at))
+        Ok((name, value, value_at, words))
     }
 
     fn read_game(&mut self) -> Option<Result<Game, ReadError>> {
@@ -576,7 +586,15 @@ impl<'a> PgnReader<'a> {
                 }
             }
             let line = self.line;
-            match self.read_tag() {
+            let read = self.read_tag().map(|(name, value, at, words)| {
+                if let Some(words) = words {
+                    game.unread.push(format!(
+                        "the words after the tag [{name} …] on its line {line}: {words}"
+                    ));
+                }
+                (name, value, at)
+            });
+            match read {
                 // The start position is the game's, not a tag (writers put it back).
                 Ok((name, value, at)) if name.eq_ignore_ascii_case("FEN") => {
                     fen_read = true;
@@ -601,8 +619,12 @@ impl<'a> PgnReader<'a> {
             }
             let mut before = self.line;
             self.skip_space();
-            // Comments between tag lines are the game's, its tags read on after them.
-            if let Some((bodies, ended)) = self.comments_before_tag() {
+            // Comments between tag lines are the game's, its tags read on after them (not
+            // after a blank line: a game of tags alone may end there, the comment opening the
+            // next).
+            if self.line < before + 2
+                && let Some((bodies, ended)) = self.comments_before_tag()
+            {
                 for body in bodies.into_iter().filter(|b| !b.is_empty()) {
                     append(&mut game.comment, body);
                 }
@@ -766,18 +788,17 @@ impl<'a> PgnReader<'a> {
                                 format!("the result {result} stands inside a variation: close every ( with ) first"),
                             ));
                         }
-                        match game.tag("Result").map(Outcome::parse) {
+                        match game.tag("Result") {
                             None => game.set_tag("Result", result),
-                            // Two results that disagree: the tag is kept, the other said.
-                            Some(Some(tag))
-                                if tag != Outcome::Unknown
-                                    && result != "*"
-                                    && Outcome::parse(result) != Some(tag) =>
+                            // Two results that disagree (or a tag of none, `*` or `?`, and a
+                            // result): the tag is kept, the other said.
+                            Some(tag)
+                                if result != "*"
+                                    && Outcome::parse(tag) != Outcome::parse(result) =>
                             {
                                 game.unread.push(format!(
-                                    "the result {result} that ends the moves (line {}), which the Result tag contradicts: the tag's {} is kept",
-                                    self.line,
-                                    tag.pgn()
+                                    "the result {result} that ends the moves (line {}), which the Result tag \"{tag}\" does not give: the tag is kept",
+                                    self.line
                                 ));
                             }
                             Some(_) => {}
@@ -1400,7 +1421,8 @@ enum CommentEnd {
 }
 
 /// Whether `line` (without its line end) is a tag line as a game's tag section has it:
-/// `[Name "value"]` after spaces, nothing but spaces after the `]`.
+/// `[Name "value"]` after spaces, then nothing but spaces, or what a record goes on with after a
+/// tag on its line ([`goes_on_after_tag`]: another tag, a comment, the moves).
 pub(crate) fn is_tag_line(line: &[u8]) -> bool {
     let mut at = 0;
     loop {
@@ -1421,10 +1443,16 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
         .iter()
         .take_while(|b| **b == b' ' || **b == b'\t')
         .count();
-    name > 0
-        && spaces > 0
-        && after[spaces..].starts_with(b"\"")
-        && line.trim_ascii_end().ends_with(b"]")
+    // The value's closing quote and `]`, and after them what the record goes on with, if
+    // anything (as a tag line is read: `[Result "1-0"] 1. 炮二平五`; `[Event "x"] was later` is
+    // words, no tag line).
+    let Some(value) = after[spaces..].strip_prefix(b"\"") else {
+        return false;
+    };
+    let Some(close) = memchr::memmem::find(value, b"\"]") else {
+        return false;
+    };
+    name > 0 && spaces > 0 && std::str::from_utf8(&value[close + 2..]).is_ok_and(goes_on_after_tag)
 }
 
 /// The length of the space `bytes` start with within a line (ASCII white space but LF, or a
@@ -1498,6 +1526,21 @@ pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
     } else {
         Some(stripped)
     }
+}
+
+/// Whether `rest`, what follows a tag's `]` on its line, goes on as a record does: another tag,
+/// a comment, a move number, a move or a result first. Words (`Saturday`, `(GM)`) do not.
+fn goes_on_after_tag(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    if rest.is_empty() || rest.starts_with(['[', '{', ';']) {
+        return true;
+    }
+    let word = &rest[..token_len(rest.as_bytes())];
+    result_token(word).is_some()
+        || match strip_move_number(word) {
+            None => true,
+            Some(mv) => mv.len() < word.len() || xq_notation::parse(mv).is_ok(),
+        }
 }
 
 /// Whether the ASCII byte `b` ends a movetext token: a space or a delimiter of comments,
@@ -1763,10 +1806,14 @@ mod tests {
         // A comment with a tag on its own line: not a tag line, so the comment's.
         let games = read("[Game \"x\"]\n{a} [Event \"y\"]\n1. h2e2 *\n");
         assert_eq!(games.len(), 1);
+        // After a blank line, a game of tags alone ends: the comment is its, as before.
+        let games = read("[Event \"Round 1\"]\n\n{game 1}\n[Event \"Cup\"]\n1. h2e2 *\n");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("Cup"));
     }
 
-    /// A result ending the moves that the Result tag contradicts is said (the tag is kept); one
-    /// that agrees, or `*`, or a tag that is no result, says nothing.
+    /// A result ending the moves that the Result tag does not give is said (the tag is kept),
+    /// a tag of none (`*`, `?`) too; one that agrees, or `*` ending the moves, says nothing.
     #[test]
     fn a_result_the_tag_contradicts_is_said() {
         let unread = |text: &str| read(text).remove(0).unwrap().unread;
@@ -1776,15 +1823,21 @@ mod tests {
             said[0].contains("the result 0-1 that ends the moves (line 3)"),
             "{said:?}"
         );
-        assert!(said[0].contains("the tag's 1-0 is kept"), "{said:?}");
+        assert!(
+            said[0].contains("the Result tag \"1-0\" does not give"),
+            "{said:?}"
+        );
+        for tag in ["*", "?"] {
+            let said = unread(&format!("[Result \"{tag}\"]\n1. h2e2 0-1\n"));
+            assert!(said[0].contains("the result 0-1"), "{said:?}");
+        }
         assert!(unread("[Result \"红胜\"]\n1. h2e2 0-1\n")[0].contains("0-1"));
         assert!(unread("[Result \"1-0 on time\"]\n1. h2e2 0-1\n")[0].contains("0-1"));
         for agrees in [
             "[Result \"1-0\"]\n1. h2e2 1-0\n",
             "[Result \"1-0\"]\n1. h2e2 *\n",
-            "[Result \"*\"]\n1. h2e2 0-1\n",
             "[Result \"1-0 on time\"]\n1. h2e2 1-0\n",
-            "[Result \"adjourned\"]\n1. h2e2 0-1\n",
+            "[Result \"?\"]\n1. h2e2 *\n",
             "1. h2e2 0-1\n",
         ] {
             assert!(unread(agrees).is_empty(), "{agrees}");
@@ -1811,6 +1864,50 @@ mod tests {
         assert_eq!(second.comment.as_deref(), Some("note"));
         assert_eq!(texts(&second.moves), ["h2e2"]);
         assert_eq!(second.moves[0].source_line, Some(4));
+    }
+
+    /// Words after a tag on its line (`Saturday`, `(GM)`) are no moves: the line's, not read,
+    /// and said; a tag line followed by more tags, a comment or moves is a tag line wherever
+    /// tag lines matter (ending a comment left open, between comments and tags).
+    #[test]
+    fn words_after_a_tag_are_said_and_a_tag_line_may_go_on() {
+        let games =
+            read("[Date \"2001.01.01\"] Saturday\n[Red \"Hu\"] (GM)\n[Black \"Liu\"]\n1. h2e2 *\n");
+        let g = games[0].as_ref().unwrap();
+        assert_eq!((g.tag("Red"), g.tag("Black")), (Some("Hu"), Some("Liu")));
+        assert_eq!(texts(&g.moves), ["h2e2"]);
+        assert_eq!(g.unread.len(), 2, "{:?}", g.unread);
+        assert!(
+            g.unread[0].ends_with("on its line 1: Saturday"),
+            "{:?}",
+            g.unread
+        );
+        assert!(
+            g.unread[1].ends_with("on its line 2: (GM)"),
+            "{:?}",
+            g.unread
+        );
+        // A comment left open after a result ends at a tag line the moves follow on.
+        let games = read(
+            "1. h2e2 1-0 {time forfeit\n[Event \"B\"] [Result \"0-1\"] 1. h0g2 0-1\n[Event \"C\"] {by X}\n1. c3c4 *\n",
+        );
+        assert_eq!(games.len(), 3);
+        assert_eq!(
+            games[0].as_ref().unwrap().moves[0].comment.as_deref(),
+            Some("time forfeit")
+        );
+        let b = games[1].as_ref().unwrap();
+        assert_eq!((b.tag("Event"), b.tag("Result")), (Some("B"), Some("0-1")));
+        assert_eq!(games[2].as_ref().unwrap().comment.as_deref(), Some("by X"));
+        // A comment between tags, the next tag line going on with the moves.
+        let games = read("[Event \"A\"]\n{c}\n[Result \"1-0\"] 1. h2e2 1-0\n");
+        assert_eq!(games.len(), 1);
+        let a = games[0].as_ref().unwrap();
+        assert_eq!((a.tag("Event"), a.tag("Result")), (Some("A"), Some("1-0")));
+        assert!(is_tag_line(b"[Event \"x\"]  "));
+        assert!(is_tag_line(b"[Event \"x\"] 1. h2e2"));
+        assert!(!is_tag_line(b"[Event \"x\"] was later"));
+        assert!(!is_tag_line(b"[see game 12]"));
     }
 
     /// A variation without moves (`( )`, `( {comment} )`) is no alternative: none is kept, and
