@@ -623,6 +623,7 @@ impl<'a> PgnReader<'a> {
             // after a blank line: a game of tags alone may end there, the comment opening the
             // next).
             if self.line < before + 2
+                && matches!(self.peek_byte(), Some(b'{' | b';'))
                 && let Some((bodies, ended)) = self.comments_before_tag()
             {
                 for body in bodies.into_iter().filter(|b| !b.is_empty()) {
@@ -807,9 +808,11 @@ impl<'a> PgnReader<'a> {
                         self.skip = Skip::AfterResult { in_comment: false };
                         break;
                     }
-                    if stack.len() == 1
-                        && token.starts_with(['1'])
-                        && token[1..].starts_with(['.', '．'])
+                    // (Bytes first: most tokens are moves.)
+                    if matches!(
+                        token.as_bytes(),
+                        [b'1', b'.', ..] | [b'1', 0xEF, 0xBC, 0x8E, ..]
+                    ) && stack.len() == 1
                         && self.numbered_anew(stack[0].last(), start)
                     {
                         // A game without a result, then another: moves numbered from 1 again
@@ -965,6 +968,7 @@ impl<'a> PgnReader<'a> {
     /// comments (`{…}`, `;…`) and nothing else (a `{` left open counts: its reading says what
     /// it takes). Spaces are looked over for [`MOVE_LINE_SCAN`] bytes at most (and within the
     /// game's window): what the whole text and its pieces see alike.
+    #[inline(never)]
     fn comment_line_follows(&mut self) -> bool {
         let bound = self.pos.saturating_add(MOVE_LINE_SCAN).min(self.end);
         let bytes = &self.text.as_bytes()[..self.end];
@@ -1231,6 +1235,7 @@ impl<'a> PgnReader<'a> {
     /// Reads a `;` comment (the reading place at its `;`) to its line's end: its text, trimmed.
     /// Whether a move number 1 at `start` (a line's first word) numbers a game anew: moves were
     /// read before it (`last`, the line's last move) and a blank line stands between.
+    #[inline(never)]
     fn numbered_anew(&self, last: Option<&Node>, start: usize) -> bool {
         let Some(end) = last
             .and_then(|n| Some(n.source_offset? + n.text.as_ref()?.len()))
@@ -1252,6 +1257,7 @@ impl<'a> PgnReader<'a> {
 
     /// The comments at the reading place (`{…}`, `;…`, one after another), if a tag line
     /// follows them after spaces and line ends: their texts, and where the last ends.
+    #[inline(never)]
     fn comments_before_tag(&mut self) -> Option<(Vec<String>, usize)> {
         let rest = self.rest();
         if !matches!(rest.as_bytes().first(), Some(b'{' | b';')) {
