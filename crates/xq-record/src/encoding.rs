@@ -252,26 +252,36 @@ pub(crate) fn gbk_or_big5(bytes: &[u8]) -> Encoding {
     }
 }
 
-/// Whether `bytes` hold, in `encoding` (GBK or Big5), one of the characters records are made of
-/// (the notation's, the tags' words: [`GBK_CODES`], [`BIG5_CODES`]).
-fn holds_record_words(bytes: &[u8], encoding: Encoding) -> bool {
-    let codes = match encoding {
-        Encoding::Gbk => &codes().gbk,
-        Encoding::Big5 => &codes().big5,
-        _ => return false,
-    };
-    let mut i = 0;
-    while i + 1 < bytes.len() {
-        if bytes[i] < 0x80 {
-            i += 1;
-            continue;
-        }
-        if codes.contains(bytes[i], bytes[i + 1]) {
-            return true;
-        }
-        i += 2;
+/// Whether the characters of `text` beyond ASCII (all of two bytes in UTF-8) are the common
+/// letters of one alphabet, with its punctuation: Latin (Latin-1, Extended-A, the Vietnamese
+/// horned letters, Romanian's comma letters), Greek, Cyrillic, Hebrew or Arabic. What GBK or
+/// Big5 text gives read as UTF-8 by chance is not (a mix of scripts, IPA, rare letters).
+fn plausible_two_byte_text(text: &str) -> bool {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Script {
+        Latin,
+        Greek,
+        Cyrillic,
+        Hebrew,
+        Arabic,
     }
-    false
+    let mut script = None;
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        let this = match c {
+            // Punctuation and signs (« » ° · no-break space), with any alphabet.
+            '\u{a0}'..='\u{bf}' | '\u{d7}' | '\u{f7}' => continue,
+            '\u{c0}'..='\u{17f}' | '\u{1a0}'..='\u{1b0}' | '\u{218}'..='\u{21b}' => Script::Latin,
+            '\u{386}'..='\u{3ce}' => Script::Greek,
+            '\u{400}'..='\u{45f}' | '\u{490}' | '\u{491}' => Script::Cyrillic,
+            '\u{5d0}'..='\u{5ea}' => Script::Hebrew,
+            '\u{60c}'..='\u{6ff}' => Script::Arabic,
+            _ => return false,
+        };
+        if *script.get_or_insert(this) != this {
+            return false;
+        }
+    }
+    true
 }
 
 /// For a text the telltales leave undecided (a short file of names): whether more of its codes
@@ -356,10 +366,6 @@ pub(crate) struct TextDecoder {
     cr_lines: Option<bool>,
     undecided: bool,
     bom: usize,
-    /// Whether text in the legacy encoding was read: a line in it holding the characters
-    /// records are made of (not a stray byte, nor a line of Latin-1), or any when the encoding
-    /// was given.
-    legacy_text: bool,
 }
 
 impl TextDecoder {
@@ -377,9 +383,6 @@ impl TextDecoder {
             cr_lines: None,
             undecided: false,
             bom: 0,
-            // (Told by the lines, in their order, when the encoding was: a Latin-1 file is
-            // told GBK, and its accented lines are no evidence.)
-            legacy_text: !mixing && matches!(encoding, Encoding::Gbk | Encoding::Big5),
         }
     }
 
@@ -459,7 +462,7 @@ impl TextDecoder {
         let simple = !self.mixing
             || bytes.is_ascii()
             || (self.encoding == Encoding::Utf8
-                && !self.legacy_text
+                && self.legacy.is_none()
                 && valid_utf8_up_to(bytes) == bytes.len());
         let mut text = if simple {
             self.decode_piece(bytes, self.encoding, at_start, origin, replaced)
@@ -513,12 +516,9 @@ impl TextDecoder {
                         first = false;
                     }
                     None => {
-                        // (The legacy encoding told now: once a line of a record's words is
-                        // read in it, the lines after that are UTF-8 by chance are read in it.)
-                        let legacy = *self.legacy.get_or_insert_with(|| detect_legacy(bytes));
-                        if !self.legacy_text && holds_record_words(&bytes[start..end], legacy) {
-                            self.legacy_text = true;
-                        }
+                        // (The legacy encoding told now: the lines after this one that are
+                        // UTF-8 by chance are read in it.)
+                        self.legacy.get_or_insert_with(|| detect_legacy(bytes));
                         run.get_or_insert(start);
                     }
                 }
@@ -551,19 +551,20 @@ impl TextDecoder {
     }
 
     /// Whether `line`, valid UTF-8 with a character beyond ASCII, is read as UTF-8 in this file
-    /// (rather than in its legacy encoding): yes, but once a line of a record's words in GBK or
-    /// Big5 was read (not a stray byte, which would turn the file's accented Latin into
-    /// Chinese), in a file of that encoding or a UTF-8 one, a line whose characters beyond ASCII are all of two bytes
-    /// in UTF-8 (Latin letters with marks, Greek, Cyrillic …) and that reads without error in
-    /// the legacy encoding is read in it. GBK and Big5 text is valid UTF-8 only by chance, and
-    /// then almost only as such pairs of bytes (一 in GBK, D2 BB, is һ in UTF-8; 叶伟, Ҷΰ): a
-    /// line of a name or two in GBK is often valid UTF-8, while Chinese written in UTF-8 has
-    /// characters of three bytes.
+    /// (rather than in its legacy encoding): yes, but in a GBK or Big5 file, or a UTF-8 one with
+    /// a line in one already read, a line whose characters beyond ASCII are all of two bytes in
+    /// UTF-8 and are not the text of one alphabet ([`plausible_two_byte_text`]), and which reads
+    /// without error in the legacy encoding, is read in it. GBK and Big5 text is valid UTF-8
+    /// only by chance, then almost only as such pairs of bytes, and they read as odd letters of
+    /// several scripts (一, D2 BB, is Cyrillic һ; 叶伟 Ҷΰ, Cyrillic and Greek; 石强 ʯǿ, IPA and
+    /// Latin), while text in UTF-8 is the letters of its alphabet (Café, Müller, Иванов,
+    /// Phương), or Chinese, whose characters are of three bytes.
     fn keeps_utf8(&self, line: &[u8]) -> bool {
-        let (true, Some(legacy)) = (self.legacy_text, self.legacy) else {
+        let Some(legacy) = self.legacy else {
             return true;
         };
         line.iter().any(|&b| b >= 0xE0)
+            || std::str::from_utf8(line).is_ok_and(plausible_two_byte_text)
             || legacy
                 .decoder()
                 .decode_without_bom_handling_and_without_replacement(line)
@@ -1002,17 +1003,23 @@ mod tests {
         }
     }
 
-    /// In a GBK or Big5 file a line that is valid UTF-8 only by chance (characters of two bytes)
-    /// is read in the file's encoding; one with Chinese in UTF-8 (characters of three bytes), or
-    /// that does not read in the file's encoding, stays UTF-8. A UTF-8 file reads as UTF-8.
+    /// In a GBK or Big5 file a line that is valid UTF-8 only by chance (characters of two bytes,
+    /// odd letters of several scripts) is read in the file's encoding; one with Chinese in
+    /// UTF-8 (characters of three bytes), the letters of one alphabet, or one that does not read
+    /// in the file's encoding, stays UTF-8. A UTF-8 file reads as UTF-8.
     #[test]
     fn legacy_lines_that_happen_to_be_utf8_read_in_the_legacy_encoding() {
         let decoded = |bytes: &[u8], encoding| {
             TextDecoder::new(encoding, true).decode(bytes, 0, &mut Vec::new())
         };
         let gbk = |text: &str| encode(text, Encoding::Gbk).into_owned();
-        // 平 and 一 in GBK (C6 BD, D2 BB) are ƽ and һ in UTF-8.
-        for line in ["平\n", "一\n", "{平}\n"] {
+        // 平 and 一 in GBK (C6 BD, D2 BB) are ƽ and һ in UTF-8; 叶伟 Ҷΰ, 石强 ʯǿ.
+        for line in [
+            "平\n",
+            "一\n",
+            "{平}\n",
+            "[Red \"叶伟\"]\n[Black \"石强\"]\n",
+        ] {
             let mut file = gbk("[Event \"象棋\"]\n");
             file.extend(gbk(line));
             assert!(std::str::from_utf8(&gbk(line)).is_ok(), "{line}");
@@ -1021,15 +1028,21 @@ mod tests {
                 format!("[Event \"象棋\"]\n{line}")
             );
         }
-        // A line of Chinese in UTF-8 in a GBK file stays UTF-8, and so does a line of Latin
-        // letters that Big5 cannot read in a Big5 file (A0 is no Big5 trail byte). One that it
-        // can read is read in it: the price of the rule (GBK reads every pair of bytes that is a
-        // character of two bytes in UTF-8), paid in Chinese archives, where such lines are rare.
-        let mut file = gbk("[Event \"象棋\"]\n");
-        file.extend("{平局} Caf\u{e9}\nCaf\u{e9}\n".as_bytes());
+        // The same names before any Chinese of the file: the same reading.
+        let file = gbk("[Red \"叶伟\"]\n[Event \"象棋\"]\n");
         assert_eq!(
             decoded(&file, Encoding::Gbk),
-            "[Event \"象棋\"]\n{平局} Caf\u{e9}\nCaf茅\n"
+            "[Red \"叶伟\"]\n[Event \"象棋\"]\n"
+        );
+        // A line of Chinese in UTF-8 in a GBK file stays UTF-8, and so do the letters of an
+        // alphabet (Latin, Cyrillic, Vietnamese, Greek), and a line of Latin letters that Big5
+        // cannot read in a Big5 file (A0 is no Big5 trail byte).
+        let mut file = gbk("[Event \"象棋\"]\n");
+        let utf8 = "{平局} Caf\u{e9}\nCaf\u{e9} de la R\u{e9}gence\nM\u{fc}ller\n\u{418}\u{432}\u{430}\u{43d}\u{43e}\u{432}\nPh\u{1b0}\u{1a1}ng\n\u{ab}\u{3b1}\u{3b2}\u{bb}\n";
+        file.extend(utf8.as_bytes());
+        assert_eq!(
+            decoded(&file, Encoding::Gbk),
+            format!("[Event \"象棋\"]\n{utf8}")
         );
         let mut file = encode("[Event \"象棋\"]\n", Encoding::Big5).into_owned();
         file.extend("voil\u{e0}\n".as_bytes());
@@ -1083,7 +1096,6 @@ mod tests {
                 });
             } else {
                 let legacy = *decoder.legacy.get_or_insert_with(|| detect_legacy(bytes));
-                decoder.legacy_text |= holds_record_words(line, legacy);
                 text.push_str(&decoder.decode_piece(line, legacy, first, 0, &mut Vec::new()));
             }
             first = false;

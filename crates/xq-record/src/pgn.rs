@@ -791,8 +791,20 @@ impl<'a> PgnReader<'a> {
                         }
                         match game.tag("Result") {
                             None => game.set_tag("Result", result),
-                            // Two results that disagree (or a tag of none, `*` or `?`, and a
-                            // result): the tag is kept, the other said.
+                            // A tag of no result (`*`, `?`): the moves' result is taken, and said.
+                            Some(tag)
+                                if result != "*"
+                                    && (tag.trim() == "?"
+                                        || Outcome::parse(tag) == Some(Outcome::Unknown)) =>
+                            {
+                                let said = format!(
+                                    "the Result tag \"{tag}\", which gives no result: the result {result} that ends the moves (line {}) is taken",
+                                    self.line
+                                );
+                                game.set_tag("Result", result);
+                                game.unread.push(said);
+                            }
+                            // Two results that disagree: the tag is kept, the other said.
                             Some(tag)
                                 if result != "*"
                                     && Outcome::parse(tag) != Outcome::parse(result) =>
@@ -811,9 +823,11 @@ impl<'a> PgnReader<'a> {
                     // (Bytes first: most tokens are moves.)
                     if matches!(
                         token.as_bytes(),
-                        [b'1', b'.', ..] | [b'1', 0xEF, 0xBC, 0x8E, ..]
+                        [b'1', b'.', ..]
+                            | [b'1', 0xEF, 0xBC, 0x8E, ..]
+                            | [b'1', 0xE3, 0x80, 0x81, ..]
                     ) && stack.len() == 1
-                        && self.numbered_anew(stack[0].last(), start)
+                        && self.numbered_anew(stack[0].last(), start, token)
                     {
                         // A game without a result, then another: moves numbered from 1 again
                         // after a blank line are the next game's, not this one's.
@@ -1233,10 +1247,22 @@ impl<'a> PgnReader<'a> {
     }
 
     /// Reads a `;` comment (the reading place at its `;`) to its line's end: its text, trimmed.
-    /// Whether a move number 1 at `start` (a line's first word) numbers a game anew: moves were
-    /// read before it (`last`, the line's last move) and a blank line stands between.
+    /// Whether `token`, a move number 1 at `start`, numbers a game anew: it is Red's (no
+    /// continuation dots, `1...`, `1. ...`), moves were read before it (`last`, the line's last
+    /// move), it starts its line, and a blank line stands before it outside comments and
+    /// variations.
     #[inline(never)]
-    fn numbered_anew(&self, last: Option<&Node>, start: usize) -> bool {
+    fn numbered_anew(&self, last: Option<&Node>, start: usize, token: &str) -> bool {
+        // The number's dot, and what follows it in the token.
+        let rest = &token[1..];
+        let after = &rest[rest.chars().next().map_or(0, char::len_utf8)..];
+        let dots = |s: &str| s.starts_with(['.', '…']);
+        if dots(after)
+            || (after.is_empty()
+                && dots(self.text[start + token.len()..].trim_start_matches([' ', '\t'])))
+        {
+            return false;
+        }
         let Some(end) = last
             .and_then(|n| Some(n.source_offset? + n.text.as_ref()?.len()))
             .filter(|&end| end <= start)
@@ -1244,15 +1270,8 @@ impl<'a> PgnReader<'a> {
             return false;
         };
         let gap = &self.text[end..start];
-        let mut lines = gap.split('\n');
-        lines.next();
-        let Some(before) = gap.rsplit('\n').next() else {
-            return false;
-        };
-        let inner: Vec<&str> = lines.collect();
-        before.trim().is_empty()
-            && inner.len() >= 2
-            && inner[..inner.len() - 1].iter().any(|l| l.trim().is_empty())
+        gap.rsplit('\n').next().is_some_and(|l| l.trim().is_empty())
+            && blank_line_outside(gap.as_bytes())
     }
 
     /// The comments at the reading place (`{…}`, `;…`, one after another), if a tag line
@@ -1293,7 +1312,7 @@ impl<'a> PgnReader<'a> {
         self.look(self.pos + len + line_end.unwrap_or(next.len()));
         let starts_line = rest[ended..len].contains('\n');
         let tag_line = next.starts_with('[')
-            && is_tag_line(&next.as_bytes()[..line_end.unwrap_or(next.len())]);
+            && is_tag_line_going_on(&next.as_bytes()[..line_end.unwrap_or(next.len())]);
         (starts_line && tag_line).then_some((bodies, ended))
     }
 
@@ -1427,9 +1446,21 @@ enum CommentEnd {
 }
 
 /// Whether `line` (without its line end) is a tag line as a game's tag section has it:
-/// `[Name "value"]` after spaces, then nothing but spaces, or what a record goes on with after a
-/// tag on its line ([`goes_on_after_tag`]: another tag, a comment, the moves).
+/// `[Name "value"]` after spaces, nothing but spaces after the `]`: what ends a `{` comment (one
+/// never closed; a comment's `[see game 12]`, `[Event "x"] was later` or `[Event "Cup"] 1-0`
+/// lines are its text).
 pub(crate) fn is_tag_line(line: &[u8]) -> bool {
+    tag_line_rest(line).is_some_and(|rest| rest.trim_ascii().is_empty())
+}
+
+/// Whether `line` is a tag line or one a record goes on after ([`goes_on_after_tag`]: another
+/// tag, a comment, the moves): what follows comments between a game's tags when its tags go on.
+fn is_tag_line_going_on(line: &[u8]) -> bool {
+    tag_line_rest(line).is_some_and(|rest| std::str::from_utf8(rest).is_ok_and(goes_on_after_tag))
+}
+
+/// What follows the `"]` of a line that starts (after spaces) `[Name "`, if it does.
+fn tag_line_rest(line: &[u8]) -> Option<&[u8]> {
     let mut at = 0;
     loop {
         match line_space_len(&line[at..]) {
@@ -1437,9 +1468,7 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
             space => at += space,
         }
     }
-    let Some(rest) = line[at..].strip_prefix(b"[") else {
-        return false;
-    };
+    let rest = line[at..].strip_prefix(b"[")?;
     let name = rest
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
@@ -1449,16 +1478,19 @@ pub(crate) fn is_tag_line(line: &[u8]) -> bool {
         .iter()
         .take_while(|b| **b == b' ' || **b == b'\t')
         .count();
-    // The value's closing quote and `]`, and after them what the record goes on with, if
-    // anything (as a tag line is read: `[Result "1-0"] 1. 炮二平五`; `[Event "x"] was later` is
-    // words, no tag line).
-    let Some(value) = after[spaces..].strip_prefix(b"\"") else {
-        return false;
-    };
-    let Some(close) = memchr::memmem::find(value, b"\"]") else {
-        return false;
-    };
-    name > 0 && spaces > 0 && std::str::from_utf8(&value[close + 2..]).is_ok_and(goes_on_after_tag)
+    if name == 0 || spaces == 0 {
+        return None;
+    }
+    let value = after[spaces..].strip_prefix(b"\"")?;
+    // (The last `"]` for a line that is a tag alone, as before; the first for one going on.)
+    let close = memchr::memmem::find(value, b"\"]")?;
+    let last = memchr::memmem::rfind(value, b"\"]")?;
+    let rest = &value[close + 2..];
+    Some(if value[last + 2..].trim_ascii().is_empty() {
+        &value[last + 2..]
+    } else {
+        rest
+    })
 }
 
 /// The length of the space `bytes` start with within a line (ASCII white space but LF, or a
@@ -1534,6 +1566,46 @@ pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
     }
 }
 
+/// Whether `gap` (text between moves) holds a blank line outside its comments (`{…}`, `;…`)
+/// and variations.
+fn blank_line_outside(gap: &[u8]) -> bool {
+    let (mut depth, mut brace, mut line_comment) = (0usize, false, false);
+    // Whether the line so far is blank (outside comments and variations).
+    let mut blank = false;
+    for &b in gap {
+        match b {
+            b'\n' if !brace => {
+                if blank && depth == 0 {
+                    return true;
+                }
+                line_comment = false;
+                blank = depth == 0;
+            }
+            _ if brace => brace = b != b'}',
+            _ if line_comment => {}
+            b'{' => {
+                brace = true;
+                blank = false;
+            }
+            b';' => {
+                line_comment = true;
+                blank = false;
+            }
+            b'(' => {
+                depth += 1;
+                blank = false;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                blank = false;
+            }
+            _ if b.is_ascii_whitespace() => {}
+            _ => blank = false,
+        }
+    }
+    false
+}
+
 /// Whether `rest`, what follows a tag's `]` on its line, goes on as a record does: another tag,
 /// a comment, a move number, a move or a result first. Words (`Saturday`, `(GM)`) do not.
 fn goes_on_after_tag(rest: &str) -> bool {
@@ -1542,10 +1614,17 @@ fn goes_on_after_tag(rest: &str) -> bool {
         return true;
     }
     let word = &rest[..token_len(rest.as_bytes())];
+    let is_move = |word: &str| xq_notation::parse(word).is_ok();
     result_token(word).is_some()
         || match strip_move_number(word) {
-            None => true,
-            Some(mv) => mv.len() < word.len() || xq_notation::parse(mv).is_ok(),
+            // A move number alone (`1.`): a move, or the dots of Black's, follows it.
+            None => {
+                let next = rest[word.len()..].trim_start();
+                let next = &next[..token_len(next.as_bytes())];
+                is_move(next) || continuation_dots(next)
+            }
+            // (`14.00`, `1.Liga` are words.)
+            Some(mv) => is_move(mv),
         }
 }
 
@@ -1780,10 +1859,17 @@ mod tests {
         assert!(first.unread[0].contains("(line 4)"), "{:?}", first.unread);
         assert_eq!(first.moves[2].comment.as_deref(), Some("c"));
         assert_eq!(games[2].as_ref().unwrap().moves[0].source_line, Some(6));
+        assert_eq!(read("1、h2e2 h9g7\n\n1、c3c4 *\n").len(), 2);
+        // Black's move 1 continued, a blank line inside a comment or a variation: one game.
         for one in [
             "1. h2e2 h9g7\n1. c3c4 *\n",
             "1. h2e2 h9g7\n\n2. c3c4 *\n",
             "1. h2e2 (1. c3c4\n\n1. g3g4) *\n",
+            "1. h2e2 {The central cannon.}\n\n1... h9g7 2. h0g2 1-0\n",
+            "1. h2e2\n\n1. ... h9g7 2. h0g2 1-0\n",
+            "1. h2e2\n\n1.… h9g7 1-0\n",
+            "1. h2e2 h9g7 {A long note\n\nsecond paragraph}\n1. c3c4 1-0\n",
+            "1. h2e2 h9g7 (1... c6c5\n\n{other line})\n1. c3c4 1-0\n",
         ] {
             assert_eq!(read(one).len(), 1, "{one}");
         }
@@ -1814,8 +1900,9 @@ mod tests {
         assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("Cup"));
     }
 
-    /// A result ending the moves that the Result tag does not give is said (the tag is kept),
-    /// a tag of none (`*`, `?`) too; one that agrees, or `*` ending the moves, says nothing.
+    /// A result ending the moves that the Result tag does not give is said (the tag is kept; a
+    /// tag of none, `*` or `?`, takes the moves' result); one that agrees, or `*` ending the
+    /// moves, says nothing.
     #[test]
     fn a_result_the_tag_contradicts_is_said() {
         let unread = |text: &str| read(text).remove(0).unwrap().unread;
@@ -1830,8 +1917,11 @@ mod tests {
             "{said:?}"
         );
         for tag in ["*", "?"] {
-            let said = unread(&format!("[Result \"{tag}\"]\n1. h2e2 0-1\n"));
-            assert!(said[0].contains("the result 0-1"), "{said:?}");
+            let game = read(&format!("[Result \"{tag}\"]\n1. h2e2 0-1\n"))
+                .remove(0)
+                .unwrap();
+            assert_eq!(game.tag("Result"), Some("0-1"), "{tag}");
+            assert!(game.unread[0].contains("is taken"), "{:?}", game.unread);
         }
         assert!(unread("[Result \"红胜\"]\n1. h2e2 0-1\n")[0].contains("0-1"));
         assert!(unread("[Result \"1-0 on time\"]\n1. h2e2 0-1\n")[0].contains("0-1"));
@@ -1886,26 +1976,27 @@ mod tests {
         assert_eq!(g.unread.len(), 2, "{:?}", g.unread);
         assert!(says(g, "on its line 1: Saturday"), "{:?}", g.unread);
         assert!(says(g, "on its line 2: (GM)"), "{:?}", g.unread);
-        // A comment left open after a result ends at a tag line the moves follow on.
-        let games = read(
-            "1. h2e2 1-0 {time forfeit\n[Event \"B\"] [Result \"0-1\"] 1. h0g2 0-1\n[Event \"C\"] {by X}\n1. c3c4 *\n",
-        );
-        assert_eq!(games.len(), 3);
-        assert_eq!(
-            games[0].as_ref().unwrap().moves[0].comment.as_deref(),
-            Some("time forfeit")
-        );
-        let b = games[1].as_ref().unwrap();
-        assert_eq!((b.tag("Event"), b.tag("Result")), (Some("B"), Some("0-1")));
-        assert_eq!(games[2].as_ref().unwrap().comment.as_deref(), Some("by X"));
+        for words in ["14.00 local time", "1.Liga", "3. Dan", "2001"] {
+            let g = read(&format!("[Date \"2001.01.01\"] {words}\n1. h2e2 *\n")).remove(0);
+            let g = g.unwrap();
+            assert_eq!(texts(&g.moves), ["h2e2"], "{words}");
+            assert!(says(&g, words), "{words}: {:?}", g.unread);
+        }
+        // Inside a comment, only a tag line alone ends it: a comment may quote a header with
+        // what followed it (`[Event "Cup"] 1-0`, `[Event "Cup"] 1. h2e2 …`).
+        let games =
+            read("1. h2e2 {cf.\n[Event \"Cup\"] 1-0} h9g7 {see\n[Event \"C\"] 1. h2e2\nend} *\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(texts(&games[0].as_ref().unwrap().moves), ["h2e2", "h9g7"]);
         // A comment between tags, the next tag line going on with the moves.
         let games = read("[Event \"A\"]\n{c}\n[Result \"1-0\"] 1. h2e2 1-0\n");
         assert_eq!(games.len(), 1);
         let a = games[0].as_ref().unwrap();
         assert_eq!((a.tag("Event"), a.tag("Result")), (Some("A"), Some("1-0")));
         assert!(is_tag_line(b"[Event \"x\"]  "));
-        assert!(is_tag_line(b"[Event \"x\"] 1. h2e2"));
-        assert!(!is_tag_line(b"[Event \"x\"] was later"));
+        assert!(!is_tag_line(b"[Event \"x\"] 1. h2e2"));
+        assert!(is_tag_line_going_on(b"[Event \"x\"] 1. h2e2"));
+        assert!(!is_tag_line_going_on(b"[Event \"x\"] was later"));
         assert!(!is_tag_line(b"[see game 12]"));
     }
 
