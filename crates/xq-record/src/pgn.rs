@@ -1256,7 +1256,7 @@ impl<'a> PgnReader<'a> {
         // The number's dot, and what follows it in the token.
         let rest = &token[1..];
         let after = &rest[rest.chars().next().map_or(0, char::len_utf8)..];
-        let dots = |s: &str| s.starts_with(['.', '…']);
+        let dots = |s: &str| s.starts_with(['.', '…', '．']);
         if dots(after)
             || (after.is_empty()
                 && dots(self.text[start + token.len()..].trim_start_matches([' ', '\t'])))
@@ -1482,15 +1482,9 @@ fn tag_line_rest(line: &[u8]) -> Option<&[u8]> {
         return None;
     }
     let value = after[spaces..].strip_prefix(b"\"")?;
-    // (The last `"]` for a line that is a tag alone, as before; the first for one going on.)
+    // (The first `"]`: `[Event "Cup"] and [Site "B"]` in a comment is no tag line alone.)
     let close = memchr::memmem::find(value, b"\"]")?;
-    let last = memchr::memmem::rfind(value, b"\"]")?;
-    let rest = &value[close + 2..];
-    Some(if value[last + 2..].trim_ascii().is_empty() {
-        &value[last + 2..]
-    } else {
-        rest
-    })
+    Some(&value[close + 2..])
 }
 
 /// The length of the space `bytes` start with within a line (ASCII white space but LF, or a
@@ -1614,14 +1608,21 @@ fn goes_on_after_tag(rest: &str) -> bool {
         return true;
     }
     let word = &rest[..token_len(rest.as_bytes())];
-    let is_move = |word: &str| xq_notation::parse(word).is_ok();
+    // (A move with its marks or the punctuation after it: `炮二平五!`, `炮二平五，`.)
+    let is_move = |word: &str| {
+        let word =
+            word.trim_end_matches(|c: char| c.is_ascii_punctuation() || !c.is_alphanumeric());
+        xq_notation::parse(word).is_ok()
+    };
     result_token(word).is_some()
         || match strip_move_number(word) {
             // A move number alone (`1.`): a move, or the dots of Black's, follows it.
             None => {
                 let next = rest[word.len()..].trim_start();
-                let next = &next[..token_len(next.as_bytes())];
-                is_move(next) || continuation_dots(next)
+                let next_word = &next[..token_len(next.as_bytes())];
+                next.starts_with(['{', '(', ';'])
+                    || is_move(next_word)
+                    || continuation_dots(next_word)
             }
             // (`14.00`, `1.Liga` are words.)
             Some(mv) => is_move(mv),
@@ -1868,6 +1869,7 @@ mod tests {
             "1. h2e2 {The central cannon.}\n\n1... h9g7 2. h0g2 1-0\n",
             "1. h2e2\n\n1. ... h9g7 2. h0g2 1-0\n",
             "1. h2e2\n\n1.… h9g7 1-0\n",
+            "1. h2e2\n\n1．．．h9g7 1-0\n",
             "1. h2e2 h9g7 {A long note\n\nsecond paragraph}\n1. c3c4 1-0\n",
             "1. h2e2 h9g7 (1... c6c5\n\n{other line})\n1. c3c4 1-0\n",
         ] {
@@ -1976,6 +1978,19 @@ mod tests {
         assert_eq!(g.unread.len(), 2, "{:?}", g.unread);
         assert!(says(g, "on its line 1: Saturday"), "{:?}", g.unread);
         assert!(says(g, "on its line 2: (GM)"), "{:?}", g.unread);
+        // Moves with marks, or a comment or variation first, go on after a tag.
+        for moves in [
+            "1. 炮二平五! *",
+            "炮二平五，*",
+            "1. {opening} 炮二平五 *",
+            "C2.5? *",
+        ] {
+            let g = read(&format!("[Result \"*\"] {moves}\n"))
+                .remove(0)
+                .unwrap();
+            assert_eq!(g.moves.len(), 1, "{moves}");
+            assert!(g.unread.is_empty(), "{moves}: {:?}", g.unread);
+        }
         for words in ["14.00 local time", "1.Liga", "3. Dan", "2001"] {
             let g = read(&format!("[Date \"2001.01.01\"] {words}\n1. h2e2 *\n")).remove(0);
             let g = g.unwrap();
@@ -1998,6 +2013,7 @@ mod tests {
         assert!(is_tag_line_going_on(b"[Event \"x\"] 1. h2e2"));
         assert!(!is_tag_line_going_on(b"[Event \"x\"] was later"));
         assert!(!is_tag_line(b"[see game 12]"));
+        assert!(!is_tag_line(b"[Event \"Cup\"] and [Site \"Beijing\"]"));
     }
 
     /// A variation without moves (`( )`, `( {comment} )`) is no alternative: none is kept, and
