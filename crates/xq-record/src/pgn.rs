@@ -1608,21 +1608,16 @@ fn goes_on_after_tag(rest: &str) -> bool {
         return true;
     }
     let word = &rest[..token_len(rest.as_bytes())];
-    // (A move with its marks or the punctuation after it: `炮二平五!`, `炮二平五，`.)
-    let is_move = |word: &str| {
-        let word =
-            word.trim_end_matches(|c: char| c.is_ascii_punctuation() || !c.is_alphanumeric());
-        xq_notation::parse(word).is_ok()
-    };
+    // (A move with its marks, as the moves are read: `炮二平五!`.)
+    let is_move =
+        |word: &str| xq_notation::parse(word.trim_end_matches(['!', '?', '！', '？'])).is_ok();
     result_token(word).is_some()
         || match strip_move_number(word) {
             // A move number alone (`1.`): a move, or the dots of Black's, follows it.
             None => {
                 let next = rest[word.len()..].trim_start();
                 let next_word = &next[..token_len(next.as_bytes())];
-                next.starts_with(['{', '(', ';'])
-                    || is_move(next_word)
-                    || continuation_dots(next_word)
+                is_move(next_word) || continuation_dots(next_word)
             }
             // (`14.00`, `1.Liga` are words.)
             Some(mv) => is_move(mv),
@@ -1978,20 +1973,25 @@ mod tests {
         assert_eq!(g.unread.len(), 2, "{:?}", g.unread);
         assert!(says(g, "on its line 1: Saturday"), "{:?}", g.unread);
         assert!(says(g, "on its line 2: (GM)"), "{:?}", g.unread);
-        // Moves with marks, or a comment or variation first, go on after a tag.
-        for moves in [
-            "1. 炮二平五! *",
-            "炮二平五，*",
-            "1. {opening} 炮二平五 *",
-            "C2.5? *",
-        ] {
+        // Moves with marks go on after a tag, and are read.
+        for moves in ["1. 炮二平五! *", "炮二平五！ *", "C2.5? *"] {
             let g = read(&format!("[Result \"*\"] {moves}\n"))
                 .remove(0)
                 .unwrap();
             assert_eq!(g.moves.len(), 1, "{moves}");
             assert!(g.unread.is_empty(), "{moves}: {:?}", g.unread);
+            assert!(g.moves[0].m.is_none() && g.moves[0].text.is_some());
         }
-        for words in ["14.00 local time", "1.Liga", "3. Dan", "2001"] {
+        for words in [
+            "14.00 local time",
+            "1.Liga",
+            "3. Dan",
+            "2001",
+            "C2.5, good",
+            "炮二平五，*",
+            "3. {Board 3} Wang",
+            "1. (see the note) Introduction",
+        ] {
             let g = read(&format!("[Date \"2001.01.01\"] {words}\n1. h2e2 *\n")).remove(0);
             let g = g.unwrap();
             assert_eq!(texts(&g.moves), ["h2e2"], "{words}");
