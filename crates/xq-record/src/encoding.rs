@@ -254,21 +254,37 @@ pub(crate) fn gbk_or_big5(bytes: &[u8]) -> Encoding {
 
 /// Whether the characters of `text` beyond ASCII (all of two bytes in UTF-8) are the letters of
 /// one alphabet, with signs: Latin (with Latin-1, Extended-A, pinyin's tones, Vietnamese,
-/// Romanian, ə, ʻ), Greek, Cyrillic, Armenian, Hebrew or Arabic; a combining mark after a
-/// letter. GBK or Big5 text read as UTF-8 by chance mostly is not: rare letters (ƽ, ʯ), several
-/// scripts (叶伟 Ҷΰ, Cyrillic and Greek), a combining mark after a digit (1台). Some of it is
-/// (卢伟 ¬ΰ: a sign and a Greek letter): read as UTF-8, as before (see the note in
-/// `docs/robustness.md`), rather than turning real text of an alphabet into Chinese.
+/// Romanian, ə, ʻ) standing in words with plain letters or alone, Greek, Cyrillic, Armenian,
+/// Hebrew or Arabic; a combining mark after a letter. GBK or Big5 text read as UTF-8 by chance
+/// mostly is not: rare letters (ƽ, ʯ), several scripts (叶伟 Ҷΰ, Cyrillic and Greek), Latin
+/// letters together with no plain one (Big5's common characters all read as Latin-1 or
+/// Extended letters: 羅蘇 ùĬ), a combining mark after a digit (1台). Some of it is (卢伟 ¬ΰ: a
+/// sign and a Greek letter): read as UTF-8, as before (see the note in `docs/robustness.md`),
+/// rather than turning real text of an alphabet into Chinese.
 fn plausible_two_byte_text(text: &str) -> bool {
     let mut script = None;
     let mut after_letter = false;
+    // In the word being read (ASCII letters and digits, and letters beyond ASCII): whether it
+    // has a plain ASCII letter, and how many Latin letters beyond ASCII.
+    let (mut plain, mut latin) = (false, 0);
     for c in text.chars() {
         let this = match c {
             'a'..='z' | 'A'..='Z' => {
                 after_letter = true;
+                plain = true;
+                continue;
+            }
+            '0'..='9' => {
+                after_letter = false;
                 continue;
             }
             _ if c.is_ascii() => {
+                // A word ends: Latin letters with marks stand with plain ones (Café, Xǔ), or
+                // alone (à, Ő); two or more without (Big5 羅蘇 ùĬ, GBK 毛莫 ëĪ) are no word.
+                if latin > 1 && !plain {
+                    return false;
+                }
+                (plain, latin) = (false, 0);
                 after_letter = false;
                 continue;
             }
@@ -284,7 +300,10 @@ fn plausible_two_byte_text(text: &str) -> bool {
             | '\u{1cd}'..='\u{1dc}'
             | '\u{218}'..='\u{21b}'
             | '\u{259}'
-            | '\u{2bb}' => 0,
+            | '\u{2bb}' => {
+                latin += 1;
+                0
+            }
             '\u{386}'..='\u{3ce}' => 1,
             // (Cyrillic and the letters of Kazakh, Mongolian, Tatar …; not the rare һ that
             // GBK 一 reads as.)
@@ -299,7 +318,7 @@ fn plausible_two_byte_text(text: &str) -> bool {
             return false;
         }
     }
-    true
+    latin <= 1 || plain
 }
 
 /// For a text the telltales leave undecided (a short file of names): whether more of its codes
@@ -1048,6 +1067,15 @@ mod tests {
                 format!("[Event \"象棋\"]\n{line}")
             );
         }
+        // Big5's common characters read as Latin letters by chance, together with no plain one.
+        let big5 = |text: &str| encode(text, Encoding::Big5).into_owned();
+        let mut file = big5("[Event \"象棋\"]\n");
+        file.extend(big5("[Red \"羅蘇\"] {簡}\n"));
+        assert!(std::str::from_utf8(&big5("[Red \"羅蘇\"]\n")).is_ok());
+        assert_eq!(
+            decoded(&file, Encoding::Big5),
+            "[Event \"象棋\"]\n[Red \"羅蘇\"] {簡}\n"
+        );
         // The same names before any Chinese of the file: the same reading.
         let file = gbk("[Red \"叶伟\"]\n[Event \"象棋\"]\n");
         assert_eq!(
