@@ -452,6 +452,17 @@ impl Game {
         any(&self.moves)
     }
 
+    /// How many comments the main line holds: the game's, and those before and after its moves
+    /// (what a table of the main line's moves drops).
+    pub fn comments_on_main_line(&self) -> usize {
+        usize::from(self.comment.is_some())
+            + self
+                .moves
+                .iter()
+                .map(|n| usize::from(n.comment.is_some()) + usize::from(n.before().is_some()))
+                .sum::<usize>()
+    }
+
     /// What lies off the main line: how many variations at any depth (each alternative line
     /// once, nested ones included) and how many comments they hold (before and after moves).
     /// What a writer that keeps the main line only drops.

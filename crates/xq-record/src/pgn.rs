@@ -848,9 +848,7 @@ impl<'a> PgnReader<'a> {
                     }
                     // (The byte tests first: a move rarely ends in a mark or starts with a dot.)
                     let mv = match mv.as_bytes().last() {
-                        Some(b'!' | b'?' | 0x81 | 0x9F) => {
-                            mv.trim_end_matches(['!', '?', '！', '？'])
-                        }
+                        Some(b'!' | b'?' | 0x81 | 0x9F) => mv.trim_end_matches(MARKS),
                         _ => mv,
                     };
                     if mv.is_empty() || continuation_dots(mv) {
@@ -1325,6 +1323,9 @@ impl<'a> PgnReader<'a> {
     }
 }
 
+/// The marks a move may carry after it (`炮二平五!?`), which are no part of it.
+const MARKS: [char; 4] = ['!', '?', '！', '？'];
+
 /// U+FFFD in UTF-8.
 const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
 
@@ -1609,8 +1610,7 @@ fn goes_on_after_tag(rest: &str) -> bool {
     }
     let word = &rest[..token_len(rest.as_bytes())];
     // (A move with its marks, as the moves are read: `炮二平五!`.)
-    let is_move =
-        |word: &str| xq_notation::parse(word.trim_end_matches(['!', '?', '！', '？'])).is_ok();
+    let is_move = |word: &str| xq_notation::parse(word.trim_end_matches(MARKS)).is_ok();
     result_token(word).is_some()
         || match strip_move_number(word) {
             // A move number alone (`1.`): a move, or the dots of Black's, follows it.

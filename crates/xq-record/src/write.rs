@@ -470,12 +470,11 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
     for game in games {
         let mut pos = start_position(game).ok().map(|(p, _)| p);
         let mut moves = Vec::new();
-        comments += usize::from(game.comment.is_some());
+        comments += game.comments_on_main_line();
         let (lines, inside) = game.off_main_line();
         variations += lines;
         variation_comments += inside;
         for node in &game.moves {
-            comments += usize::from(node.comment.is_some()) + usize::from(node.before().is_some());
             moves.push(move_text(pos.as_ref(), node, notation));
             play(&mut pos, node);
         }

@@ -325,12 +325,7 @@ impl Dropped {
         let (lines, inside) = game.off_main_line();
         self.variations += lines;
         self.variation_comments += inside;
-        self.comments += usize::from(game.comment.is_some())
-            + game
-                .moves
-                .iter()
-                .map(|n| usize::from(n.comment.is_some()) + usize::from(n.before().is_some()))
-                .sum::<usize>();
+        self.comments += game.comments_on_main_line();
     }
 
     /// What was dropped, in words (nothing when nothing was).
