@@ -399,7 +399,7 @@ impl<'a> PgnReader<'a> {
         let after = &line[name_len..];
         // The value, where it starts, and where in `after` the tag ends (after its `]`, if one
         // follows the quoted value on the line).
-        let (value, value_at, end) = match after.find('"') {
+        let (value, value_at, end, stray) = match after.find('"') {
             Some(q) => {
                 let quote = self.pos + name_len + q;
                 let body = &after[q + 1..];
@@ -416,13 +416,16 @@ impl<'a> PgnReader<'a> {
                 };
                 let past_quote = q + 1 + closed;
                 let end = after[past_quote..].find(']').map(|b| past_quote + b + 1);
-                (value, value_at, end)
+                // Words between the value and the `]` (`[Red "Hu" GM]`) are not the value.
+                let stray = after[past_quote..end.map_or(after.len(), |e| e - 1)].trim();
+                (value, value_at, end, stray)
             }
             // Without quotes, the value is the line's (`[DhtmlXQ_red]A` is no tag then moves).
             None => (
                 after.trim().trim_end_matches(']').trim().to_owned(),
                 self.pos + name_len + (after.len() - after.trim_start().len()),
                 None,
+                "",
             ),
         };
         if name.is_empty() {
@@ -434,13 +437,17 @@ impl<'a> PgnReader<'a> {
         // The line, or the tag alone when the record goes on after it on its line (another tag,
         // the moves, a comment: `[Result "1-0"] 1. 炮二平五 …`), which is then read as the rest
         // is. Words after it (`Saturday`, `(GM)`) are the line's: not read, and said.
-        let mut words = None;
+        let mut words = (!stray.is_empty()).then(|| stray.to_owned());
         match end {
             Some(end) if !after[end..].trim().is_empty() => {
                 if goes_on_after_tag(&after[end..]) {
                     self.advance(name_len + end);
                 } else {
-                    words = Some(after[end..].trim().to_owned());
+                    let after_tag = after[end..].trim();
+                    words = Some(match words {
+                        Some(inside) => format!("{inside}] {after_tag}"),
+                        None => after_tag.to_owned(),
+                    });
                     self.advance(line.len());
                 }
             }
@@ -589,7 +596,7 @@ impl<'a> PgnReader<'a> {
             let read = self.read_tag().map(|(name, value, at, words)| {
                 if let Some(words) = words {
                     game.unread.push(format!(
-                        "the words after the tag [{name} …] on its line {line}: {words}"
+                        "the words after the value of tag [{name} …] on its line {line}, not read: {words}"
                     ));
                 }
                 (name, value, at)
@@ -1338,32 +1345,54 @@ thread_local! {
 const MAIN_LINE_KEPT: usize = 4096;
 
 /// The value of a tag from `body`, what follows its opening quote: up to the closing quote,
-/// backslash escapes undone, trimmed; and whether the closing quote was found.
+/// backslash escapes undone, trimmed; and where the value ends (past its closing quote), if it
+/// closes. The closing quote is the last before the tag's `]` ([`closing_quote`]): a quote
+/// written inside a value without its backslash (`[Event "The "Cup" final"]`, as some exporters
+/// write them) is the value's.
 fn tag_value(body: &str) -> (String, Option<usize>) {
+    let close = closing_quote(body.as_bytes());
+    let inside = &body[..close.unwrap_or(body.len())];
     // Most values hold no backslash: cut at the quote, with one copy.
-    match body.bytes().position(|b| b == b'"' || b == b'\\') {
-        Some(q) if body.as_bytes()[q] == b'"' => return (body[..q].trim().to_owned(), Some(q + 1)),
-        None => return (body.trim().to_owned(), None),
-        Some(_) => {}
-    }
-    let mut value = String::new();
-    let mut chars = body.char_indices();
-    let mut closed = None;
-    while let Some((_, c)) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some((_, next)) = chars.next() {
-                    value.push(next);
-                }
-            }
-            '"' => {
-                closed = Some(body.len() - chars.as_str().len());
+    let value = if inside.contains('\\') {
+        let mut value = String::with_capacity(inside.len());
+        let mut chars = inside.chars();
+        while let Some(c) = chars.next() {
+            value.push(if c == '\\' {
+                chars.next().unwrap_or(c)
+            } else {
+                c
+            });
+        }
+        value.trim().to_owned()
+    } else {
+        inside.trim().to_owned()
+    };
+    (value, close.map(|q| q + 1))
+}
+
+/// Where the quote closing a tag value stands in `body`, what follows its opening quote: the
+/// first quote not escaped by a backslash that the `]` follows (spaces between) or the line's
+/// end; if none does, the first (`[Red "Hu" GM]` is `Hu`, the words after said).
+fn closing_quote(body: &[u8]) -> Option<usize> {
+    let mut first = None;
+    let mut at = 0;
+    while let Some(i) = memchr::memchr2(b'"', b'\\', &body[at..]) {
+        let q = at + i;
+        if body[q] == b'\\' {
+            at = q + 2;
+            if at >= body.len() {
                 break;
             }
-            c => value.push(c),
+            continue;
         }
+        let after = body[q + 1..].trim_ascii_start();
+        if after.is_empty() || after[0] == b']' {
+            return Some(q);
+        }
+        first.get_or_insert(q);
+        at = q + 1;
     }
-    (value.trim().to_owned(), closed)
+    first
 }
 
 /// The length of the UTF-8 character whose first byte is `lead`.
@@ -1971,8 +2000,12 @@ mod tests {
         assert_eq!((g.tag("Red"), g.tag("Black")), (Some("Hu"), Some("Liu")));
         assert_eq!(texts(&g.moves), ["h2e2"]);
         assert_eq!(g.unread.len(), 2, "{:?}", g.unread);
-        assert!(says(g, "on its line 1: Saturday"), "{:?}", g.unread);
-        assert!(says(g, "on its line 2: (GM)"), "{:?}", g.unread);
+        assert!(
+            says(g, "on its line 1, not read: Saturday"),
+            "{:?}",
+            g.unread
+        );
+        assert!(says(g, "on its line 2, not read: (GM)"), "{:?}", g.unread);
         // Moves with marks go on after a tag, and are read.
         for moves in ["1. 炮二平五! *", "炮二平五！ *", "C2.5? *"] {
             let g = read(&format!("[Result \"*\"] {moves}\n"))
@@ -2434,6 +2467,14 @@ mod tests {
             ("a\\\\b\"]", "a\\b", true),
             ("no end", "no end", false),
             ("escaped \\\"only", "escaped \"only", false),
+            // Quotes inside a value, not escaped: the value's, up to the quote before `]`.
+            ("The \"Cup\" final\"]", "The \"Cup\" final", true),
+            ("\"Cup\" \"]  ", "\"Cup\"", true),
+            ("a\"b\"", "a\"b", true),
+            ("A\"] [Site \"B\"]", "A", true),
+            // No quote before `]`: the first closes (the words after are said).
+            ("Hu\" GM]", "Hu", true),
+            ("x\\", "x\\", false),
         ] {
             let (read, end) = tag_value(body);
             assert_eq!((read.as_str(), end.is_some()), (value, closed), "{body}");
@@ -2446,6 +2487,15 @@ mod tests {
         let game = game.as_ref().unwrap();
         assert_eq!(game.tag("Event"), Some("A \"B\""));
         assert_eq!(game.tag("Red"), Some("王"));
+        let game = &read("[Event \"The \"Cup\" final\"]\n[Red \"Hu\" GM]\n\n1. 炮二平五 *\n")[0];
+        let game = game.as_ref().unwrap();
+        assert_eq!(game.tag("Event"), Some("The \"Cup\" final"));
+        assert_eq!(game.tag("Red"), Some("Hu"));
+        assert!(
+            says(game, "[Red …] on its line 2, not read: GM"),
+            "{:?}",
+            game.unread
+        );
     }
 
     #[test]
