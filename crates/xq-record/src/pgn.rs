@@ -6,8 +6,9 @@
 //! `1.炮二平五` without a space, black continuation lines `3. ... 马８进７`), `{}` and `;` comments,
 //! `( )` variations as a tree (nested up to [`MAX_DEPTH`] levels), `$n` annotations and `!?`
 //! marks (dropped), and a result token (`1-0`, `0-1`, `1/2-1/2`, `*`). Moves after a result start
-//! another game, with or without tags; text after a result without a word in move syntax, up to
-//! the next line starting with `[` (xqbase's advert trailer), is skipped. After a game whose
+//! another game, with or without tags, as do moves numbered from 1 after words heading them on
+//! their line (`第二局 1. 兵七进一 …`: the words are said); other text after a result, up to the
+//! next line starting with `[` or a move (xqbase's advert trailer), is skipped. After a game whose
 //! moves cannot be read (a stray `)`, a result inside a variation), its rest is passed over to its
 //! result (outside comments) or a tag line, and reading goes on there: a game written after it
 //! without tags is read, not lost with it. A tag line after a blank line that names a tag the
@@ -120,6 +121,21 @@ pub struct PgnReader<'a> {
     /// The byte that follows the text in its file, when known (a piece of it read on its own):
     /// when it starts no comment, no comment follows a game that ends with the text.
     follows: Option<u8>,
+    /// Words heading the next game on the line where its moves start, after a result
+    /// (`第二局 1. 兵七进一 …`): found by passing over the lines after the result, said by the game.
+    heading: Option<Heading>,
+}
+
+/// Words before a game's first move on its line, after the result of the game before.
+#[derive(Debug, Clone, Copy)]
+struct Heading {
+    /// Where the line starts in the text, and whether a `{` comment is open there: where to
+    /// pass over the lines after the result from again when the game is read with more text.
+    line_start: usize,
+    in_comment: bool,
+    /// The line's number and where the words are in the text.
+    line: u32,
+    words: (usize, usize),
 }
 
 impl<'a> PgnReader<'a> {
@@ -160,6 +176,7 @@ impl<'a> PgnReader<'a> {
             line_start,
             max_game: max_game.max(1),
             follows: None,
+            heading: None,
         }
     }
 
@@ -355,6 +372,7 @@ impl<'a> PgnReader<'a> {
         }
         let start = self.pos;
         self.seen = start;
+        let heading = self.heading;
         match self.read_game() {
             None if complete => Step::Done,
             // Only spaces to the end: read, nothing to carry (blank megabytes cost nothing).
@@ -366,9 +384,18 @@ impl<'a> PgnReader<'a> {
                 self.game += 1;
                 Step::Game(item)
             }
-            Some(_) => Step::More {
-                from: start,
-                skip: Skip::None,
+            // (Read again from the line of the words heading it, so that it says them.)
+            Some(_) => match heading {
+                Some(heading) => Step::More {
+                    from: heading.line_start,
+                    skip: Skip::AfterResult {
+                        in_comment: heading.in_comment,
+                    },
+                },
+                None => Step::More {
+                    from: start,
+                    skip: Skip::None,
+                },
             },
         }
     }
@@ -501,6 +528,14 @@ impl<'a> PgnReader<'a> {
             line: Some(self.line),
             ..Game::default()
         };
+        if let Some(heading) = self.heading.take() {
+            let (from, to) = heading.words;
+            game.unread.push(format!(
+                "the words before the game's first move on its line {}, not read: {}",
+                heading.line,
+                &self.text[from..to]
+            ));
+        }
         loop {
             self.read_tags(&mut game)?;
             let ended = self.read_movetext(&mut game);
@@ -1084,6 +1119,7 @@ impl<'a> PgnReader<'a> {
             while !line.is_char_boundary(scan) {
                 scan -= 1;
             }
+            let open_at_start = in_comment;
             let first = if tags {
                 None
             } else {
@@ -1099,6 +1135,25 @@ impl<'a> PgnReader<'a> {
                     })
                 });
             if starts {
+                self.skip = Skip::None;
+                return true;
+            }
+            if first.is_some()
+                && let Some(at) = numbered_start(&line[..scan], open_at_start)
+            {
+                // The next game, written on after words heading it: read from its first move,
+                // the words said by it.
+                let words_at = self.pos + (line.len() - line.trim_start().len());
+                self.heading = Some(Heading {
+                    line_start: self.pos,
+                    in_comment: open_at_start,
+                    line: self.line,
+                    words: (
+                        words_at.min(self.pos + at),
+                        self.pos + line[..at].trim_end().len(),
+                    ),
+                });
+                self.advance(at);
                 self.skip = Skip::None;
                 return true;
             }
@@ -1698,6 +1753,56 @@ fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
     }
 }
 
+/// Where on `line`, words after a result (`in_comment` says whether a `{` comment is open at its
+/// start), a game written on without tags starts after words heading it (`第二局 1. 兵七进一`,
+/// `Game 2: 1.炮二平五`): at a move numbered 1 outside comments, as a game without tags starts
+/// from the start position; if one does.
+fn numbered_start(line: &str, mut in_comment: bool) -> Option<usize> {
+    let is_move = |word: &str| {
+        !word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && xq_notation::parse(word.trim_end_matches(MARKS)).is_ok()
+    };
+    let mut rest = line;
+    loop {
+        if in_comment {
+            let close = rest.find('}')?;
+            rest = &rest[close + 1..];
+            in_comment = false;
+        }
+        rest = rest.trim_start();
+        match rest.as_bytes().first() {
+            None | Some(b';') => return None,
+            Some(b'{') => {
+                in_comment = true;
+                rest = &rest[1..];
+                continue;
+            }
+            _ => {}
+        }
+        let end = match token_len(rest.as_bytes()) {
+            // A delimiter (`(`, `]` …) alone.
+            0 => rest.chars().next().map_or(1, char::len_utf8),
+            len => len,
+        };
+        let (word, after) = rest.split_at(end);
+        let numbered_one =
+            word.starts_with('1') && !word[1..].starts_with(|c: char| c.is_ascii_digit());
+        if numbered_one {
+            let found = match strip_move_number(word) {
+                None => {
+                    let next = after.trim_start();
+                    is_move(&next[..token_len(next.as_bytes())])
+                }
+                Some(mv) => mv.len() < word.len() && is_move(mv),
+            };
+            if found {
+                return Some(line.len() - rest.len());
+            }
+        }
+        rest = after;
+    }
+}
+
 /// The games of PGN `text` (decoded from the bytes of the file in `encoding` that `place` places
 /// it in), errors, moves and start positions placed by their byte offset in the file; games
 /// longer than `max_game` bytes are errors.
@@ -2138,6 +2243,53 @@ mod tests {
             moves("1. h2e2 h9g7 1-0\n12.5 hours of play\n"),
             [vec!["h2e2", "h9g7"]]
         );
+        // Words heading a game written on without tags, on the line of its first move: the
+        // game starts at its move 1, and says them.
+        for (text, heading) in [
+            (
+                "1. h2e2 h9g7 1-0\n第二局 1. 兵七进一 卒７进１ *\n",
+                "第二局",
+            ),
+            (
+                "1. h2e2 h9g7 1-0 Game 2: 1.兵七进一 卒７进１ *\n",
+                "Game 2:",
+            ),
+            (
+                "1. h2e2 h9g7 1-0\n{x} Game (2) 1. 兵七进一 卒７进１\n",
+                "{x} Game (2)",
+            ),
+            (
+                "1. h2e2 h9g7 1-0\n  Round 2, 1. 兵七进一! 卒７进１ *",
+                "Round 2,",
+            ),
+        ] {
+            let games = read(text);
+            assert_eq!(games.len(), 2, "{text}");
+            let second = games[1].as_ref().unwrap();
+            assert_eq!(texts(&second.moves), ["兵七进一", "卒７进１"], "{text}");
+            assert_eq!(second.line, Some(2 - u32::from(text.contains("Game 2"))));
+            assert_eq!(second.unread.len(), 1, "{text}");
+            assert!(
+                second.unread[0].ends_with(&format!(
+                    "its line {}, not read: {heading}",
+                    second.line.unwrap()
+                )),
+                "{text}: {:?}",
+                second.unread
+            );
+        }
+        // Not a move 1 (a later move named in words, a number with no move), or one in a
+        // comment: words.
+        for words in [
+            "Red won after 35. 车二进一 was played\n",
+            "Section 1. Openings\n",
+            "see {1. 兵七进一} there\n",
+            "see ; 1. 兵七进一\n",
+            "Ranked 12. 兵七进一\n",
+        ] {
+            let text = format!("1. h2e2 h9g7 1-0\n{words}");
+            assert_eq!(moves(&text), [vec!["h2e2", "h9g7"]], "{words}");
+        }
         // Comments on the result's line are the game's last words, kept after its last move;
         // a move after them starts the next game.
         let closing = read(

@@ -1285,6 +1285,8 @@ mod tests {
         "1-0\n",
         "*\n",
         "junk after the result\n",
+        "第二局 ",
+        "Game 2: 1.",
         "\n",
         "\r\n",
         "\r",
