@@ -434,8 +434,12 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
         if let Some((_, tag)) = TAGS.iter().find(|(n, _)| n == name) {
             game.tags.push(((*tag).to_owned(), value));
         } else if name == "result" {
-            // A result in words this reader does not know is kept as written.
-            let result = Outcome::parse(&value).map_or(value, |o| o.pgn().to_owned());
+            // A result in words of more than a plain outcome (a ruling and its reason,
+            // `黑方长将不变判负`), or that this reader does not know, is kept as written.
+            let result = match Outcome::parse(&value) {
+                Some(o) if crate::game::is_plain_result(&value) => o.pgn().to_owned(),
+                _ => value,
+            };
             game.tags.push(("Result".to_owned(), result));
         } else if !is_structural(name) && is_field_name(name) {
             game.tags.push((format!("{KEPT}{name}"), value));
@@ -685,7 +689,11 @@ pub(crate) fn write_dhtmlxq(game: &Game) -> String {
             field(&name, value);
         }
     }
-    if let Some(outcome) = game.outcome() {
+    if let Some(words) = game.unread_result() {
+        // (The field is words: a result in words of its own, or with words of a ruling or a
+        // reason, `0-1 forfeit`, is kept as it is.)
+        field("result", words);
+    } else if let Some(outcome) = game.outcome() {
         let word = match outcome {
             Outcome::RedWins => "红胜",
             Outcome::BlackWins => "黑胜",
@@ -693,9 +701,6 @@ pub(crate) fn write_dhtmlxq(game: &Game) -> String {
             Outcome::Unknown => "未知",
         };
         field("result", word);
-    } else if let Some(words) = game.unread_result() {
-        // (The field is words: a result in words of its own is kept as it is.)
-        field("result", words);
     }
     let pos = crate::replay::start_position(game)
         .map(|(p, _)| p)
@@ -931,12 +936,14 @@ mod tests {
         for (value, read) in [
             ("和局", "1/2-1/2"),
             ("红先胜", "1-0"),
-            ("红方超时负", "0-1"),
+            // (With its reason, 超时 on time: kept as written, read as Black's win.)
+            ("红方超时负", "红方超时负"),
             ("黑负", "1-0"),
             ("中止", "中止"),
         ] {
             let game = result(value);
             assert_eq!(game.tag("Result"), Some(read), "{value}");
+            assert_eq!(game.outcome(), Outcome::parse(value), "{value}");
             let written = write_dhtmlxq(&game);
             let back = read_dhtmlxq(&written).remove(0).unwrap();
             assert_eq!(back.tag("Result"), Some(read), "{value}: {written}");
@@ -1087,6 +1094,31 @@ mod tests {
         );
         let again = read_dhtmlxq(&write_dhtmlxq(&game)).remove(0).unwrap();
         assert_eq!(again.moves.len(), 1);
+    }
+
+    /// A result written plainly is written in DhtmlXQ's words and read back as a PGN token; one
+    /// with words beyond its outcome (a ruling, a reason) is written and read back as it is.
+    #[test]
+    fn results_with_words_are_kept_as_written() {
+        let back = |result: &str| {
+            let mut game = read_dhtmlxq(FULL).remove(0).unwrap();
+            game.set_tag("Result", result.to_owned());
+            let written = write_dhtmlxq(&game);
+            let again = read_dhtmlxq(&written).remove(0).unwrap();
+            (again.tag("Result").map(str::to_owned), again.outcome())
+        };
+        assert_eq!(
+            back("0-1"),
+            (Some("0-1".to_owned()), Some(Outcome::BlackWins))
+        );
+        assert_eq!(
+            back("红先负"),
+            (Some("0-1".to_owned()), Some(Outcome::BlackWins))
+        );
+        for words in ["黑方长将不变判负", "0-1 forfeit", "abandoned"] {
+            assert_eq!(back(words).0.as_deref(), Some(words));
+        }
+        assert_eq!(back("黑方长将不变判负").1, Some(Outcome::RedWins));
     }
 
     /// The Game tag every format implies (`Chinese Chess`) is no loss; another value is.

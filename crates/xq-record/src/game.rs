@@ -417,11 +417,13 @@ impl Game {
         self.tag("Result").and_then(Outcome::parse)
     }
 
-    /// The Result tag's text when it is no result [`Outcome::parse`] reads (`abandoned`): what
-    /// a format that holds only outcomes cannot keep.
+    /// The Result tag's text when it is more than a plain spelling of an outcome
+    /// ([`is_plain_result`]): no result [`Outcome::parse`] reads (`abandoned`), or words with
+    /// one (`0-1 forfeit`, `黑方长将不变判负`, a ruling and its reason): what a format that holds
+    /// only outcomes cannot keep.
     pub fn unread_result(&self) -> Option<&str> {
         // (A tag read has a value.)
-        self.tag("Result").filter(|r| Outcome::parse(r).is_none())
+        self.tag("Result").filter(|r| !is_plain_result(r))
     }
 
     /// The date from the Date tag, if it can be read (the tag itself keeps the original text).
@@ -483,6 +485,38 @@ impl Game {
         within(&self.moves, &mut lines, &mut comments);
         (lines, comments)
     }
+}
+
+/// Whether `text` is a plain spelling of an outcome, nothing more: a PGN result token (`1-0`,
+/// `½-½`, `*`), a letter (`W`, `L`, `D`), `未知`, nothing, or in words a side (or none) and what
+/// it did (`红胜`, `黑负`, `红先和`, `和棋`, `Red wins`, `draw`). A format holding only outcomes
+/// writes such a result in its own spelling and loses nothing; other words are the result's too
+/// (`0-1 forfeit`, `黑方长将不变判负`).
+pub fn is_plain_result(text: &str) -> bool {
+    let text = text.trim();
+    if matches!(
+        text,
+        "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "" | "未知" | "W" | "w" | "L" | "l" | "D" | "d"
+    ) {
+        return true;
+    }
+    let english = text.to_ascii_lowercase();
+    if matches!(
+        english.as_str(),
+        "red wins" | "black wins" | "red won" | "black won" | "draw" | "drawn" | "unknown"
+    ) {
+        return true;
+    }
+    // A side, with 先 (moving first) or 方 (side) or not; what it did; 棋 or 局 after a draw.
+    let rest = ["红", "紅", "黑"]
+        .iter()
+        .find_map(|side| text.strip_prefix(side))
+        .map_or(text, |rest| rest.strip_prefix(['先', '方']).unwrap_or(rest));
+    let rest = rest.strip_prefix('先').unwrap_or(rest);
+    matches!(
+        rest,
+        "胜" | "勝" | "负" | "負" | "赢" | "贏" | "输" | "輸" | "和" | "和棋" | "和局"
+    ) && Outcome::parse(text).is_some()
 }
 
 /// Whether the tag `name` = `value` is the `[Game "Chinese Chess"]` that XQ PGN writes and
@@ -630,5 +664,55 @@ mod tests {
         ] {
             assert_eq!(Outcome::parse(text), outcome, "{text}");
         }
+    }
+
+    /// A plain spelling of an outcome is all a format of outcomes needs; words beyond one (a
+    /// ruling, a reason) are the result's too.
+    #[test]
+    fn plain_results_and_results_with_words() {
+        for plain in [
+            "1-0",
+            " 0-1 ",
+            "1/2-1/2",
+            "½-½",
+            "*",
+            "",
+            "未知",
+            "W",
+            "d",
+            "红胜",
+            "黑负",
+            "紅勝",
+            "红先胜",
+            "红先和",
+            "黑方负",
+            "和",
+            "和棋",
+            "和局",
+            "Red wins",
+            "draw",
+            "Drawn",
+        ] {
+            assert!(is_plain_result(plain), "{plain}");
+        }
+        for words in [
+            "0-1 forfeit",
+            "1-0 (time)",
+            "黑方长将不变判负",
+            "红胜（黑方未到场）",
+            "红方超时负",
+            "Red wins by forfeit",
+            "abandoned",
+            "胜",
+            "红胜黑胜",
+        ] {
+            assert!(!is_plain_result(words), "{words}");
+        }
+        let with = |result: &str| Game {
+            tags: vec![("Result".to_owned(), result.to_owned())],
+            ..Game::default()
+        };
+        assert_eq!(with("红胜").unread_result(), None);
+        assert_eq!(with("0-1 forfeit").unread_result(), Some("0-1 forfeit"));
     }
 }

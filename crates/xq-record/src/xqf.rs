@@ -649,7 +649,7 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     }
     if let Some(result) = game.unread_result() {
         lost.push(format!(
-            "the result \"{result}\", which XQF cannot hold (it holds a win for either side, a draw or none)"
+            "the result as written, \"{result}\" (XQF holds only a win for either side, a draw or none)"
         ));
     }
     match crate::replay::start_position(game) {
@@ -734,6 +734,9 @@ mod tests {
             (said, back.tag("Result").map(str::to_owned))
         };
         assert_eq!(result_said("abandoned"), (true, None));
+        // Words with an outcome: the outcome is kept, the words said.
+        assert_eq!(result_said("0-1 forfeit"), (true, Some("0-1".to_owned())));
+        assert_eq!(result_said("黑胜"), (false, Some("0-1".to_owned())));
         // A tag given again with another value is said; the same value again is not.
         let twice = |values: [&str; 2]| {
             let game = Game {
