@@ -10,7 +10,7 @@ use crate::{
     error::{ReadError, ReadErrorKind},
     game::Game,
     json, pgn,
-    place::Place,
+    place::{Place, newlines},
     txt, xqf,
 };
 
@@ -175,24 +175,39 @@ fn starts_like_json(head: &str) -> bool {
 /// Where the first PGN tag line of `text` starts: `[Name "value"]` alone on its line, the name
 /// letters, digits and `_`.
 fn first_tag_line(text: &str) -> Option<usize> {
+    tag_lines(text).next()
+}
+
+/// Where each PGN tag line of `text` starts.
+fn tag_lines(text: &str) -> impl Iterator<Item = usize> {
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    text.split_inclusive('\n').filter_map(move |line| {
         let start = at;
         at += line.len();
-        let Some(inner) = line
-            .trim()
-            .strip_prefix('[')
-            .and_then(|l| l.strip_suffix(']'))
-        else {
-            continue;
-        };
+        let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
         let name_len = dhtmlxq::name_len(inner);
         let value = inner[name_len..].trim_start();
-        if name_len > 0 && value.len() >= 2 && value.starts_with('"') && value.ends_with('"') {
-            return Some(start);
-        }
-    }
-    None
+        (name_len > 0 && value.len() >= 2 && value.starts_with('"') && value.ends_with('"'))
+            .then_some(start)
+    })
+}
+
+/// A PGN tag line of a DhtmlXQ page outside its records' fields, said as an error: the page is
+/// read for its records, and a PGN game pasted beside them would be lost unsaid (reading the
+/// file as PGN reads both). `game` is the number the error takes.
+fn pgn_beside_records(text: &str, game: usize) -> Option<ReadError> {
+    let fields: Vec<_> = dhtmlxq::field_spans(text).map(|(_, value)| value).collect();
+    let at = tag_lines(text).find(|at| !fields.iter().any(|value| value.contains(at)))?;
+    let line = newlines(&text.as_bytes()[..at]) + 1;
+    Some(
+        ReadError::new(
+            ReadErrorKind::Unsupported,
+            "a PGN tag line beside the DhtmlXQ records of this page: the page is read for its records, and the PGN game(s) beside them are not read; read the file with --from pgn, whose reader reads the records as games too",
+        )
+        .at(at)
+        .on_line(line)
+        .in_game(game),
+    )
 }
 
 /// A file named like a binary record (`.xqf`, `.cbr`, `.cbl`) or JSON whose content is none of the
@@ -332,7 +347,14 @@ pub(crate) fn read_with(
             games
         }
         Format::Cbf => vec![ccbridge::read_cbf(text_or_err()?)],
-        Format::Dhtmlxq => dhtmlxq::read_dhtmlxq(text_or_err()?),
+        Format::Dhtmlxq => {
+            let text = text_or_err()?;
+            let mut games = dhtmlxq::read_dhtmlxq(text);
+            if options.format.is_none() {
+                games.extend(pgn_beside_records(text, games.len()).map(Err));
+            }
+            games
+        }
         Format::Json => {
             let text = text_or_err()?;
             json::read_json(text)
@@ -511,6 +533,35 @@ mod tests {
         assert_eq!(
             games.iter().map(titled).collect::<Vec<_>>(),
             [true, false, true]
+        );
+        // Named as a page: its records are read, and a PGN game beside them is said, with the
+        // line of its tags (not lost unsaid); a tag line in a record's field is the field's.
+        let text = format!("{UBB}\n{TAGS}1. h2e2 *\n");
+        let games = read(text.as_bytes(), Some("ubb"), ReadOptions::default())
+            .unwrap()
+            .games;
+        assert_eq!(games.len(), 2);
+        assert!(games[0].is_ok());
+        let said = games[1].as_ref().unwrap_err();
+        assert_eq!(said.line, Some(7));
+        assert_eq!(said.offset, Some(UBB.len() + 1));
+        assert!(said.message.contains("--from pgn"), "{said:?}");
+        let quoted = format!("{}{UBB}", UBB.replace("a \"b\" c", "\n[Event \"x\"]\n"));
+        let games = read(quoted.as_bytes(), Some("ubb"), ReadOptions::default())
+            .unwrap()
+            .games;
+        assert!(games.iter().all(Result::is_ok), "{games:?}");
+        // The format given: read as given.
+        let given = ReadOptions {
+            format: Some(Format::Dhtmlxq),
+            ..ReadOptions::default()
+        };
+        assert_eq!(
+            read(text.as_bytes(), Some("ubb"), given)
+                .unwrap()
+                .games
+                .len(),
+            1
         );
     }
 
