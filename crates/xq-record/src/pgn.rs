@@ -1026,10 +1026,22 @@ impl<'a> PgnReader<'a> {
     fn comment_line_follows(&mut self) -> bool {
         let bound = self.pos.saturating_add(MOVE_LINE_SCAN).min(self.end);
         let bytes = &self.text.as_bytes()[..self.end];
-        let Some(first) = bytes[self.pos..bound]
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-        else {
+        // Spaces, line ends, and the full-width space a line may be indented with.
+        let mut at = self.pos;
+        while at < bound {
+            match bytes[at] {
+                b'\n' => at += 1,
+                _ => match line_space_len(&bytes[at..]) {
+                    0 => break,
+                    space => at += space,
+                },
+            }
+        }
+        if at < bound && !bytes[at].is_ascii() {
+            // (A character that is no space was looked at in its first three bytes.)
+            self.look((at + 2).min(bytes.len()));
+        }
+        if at >= bound {
             // Spaces to the text's end: what follows it may be a comment, unless known.
             let known = self
                 .follows
@@ -1038,11 +1050,13 @@ impl<'a> PgnReader<'a> {
                 self.look(bound);
             }
             return false;
-        };
-        let mut at = self.pos + first;
+        }
         loop {
-            while bytes.get(at).is_some_and(|&b| b == b' ' || b == b'\t') {
-                at += 1;
+            loop {
+                match line_space_len(&bytes[at.min(bytes.len())..]) {
+                    0 => break,
+                    space => at += space,
+                }
             }
             let Some(&b) = bytes.get(at) else {
                 self.look(at);
@@ -1960,6 +1974,14 @@ mod tests {
         let second = games[1].as_ref().unwrap();
         assert_eq!(second.tag("Event"), Some("2"));
         assert_eq!(second.moves[0].comment.as_deref(), Some("Exported by Foo"));
+        // Lines indented with full-width spaces (U+3000), as Chinese text is, and a comment
+        // after spaces of that kind on its line.
+        let games = read("1. h2e2 1-0\n\u{3000}\u{3000}{黑方认负}\u{3000}{时间 2:30}\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(
+            games[0].as_ref().unwrap().moves[0].comment.as_deref(),
+            Some("黑方认负\n时间 2:30")
+        );
         // Words first: passed over, as after any result, with what follows on their lines.
         let games = read("1. h2e2 1-0\nsigned {x}\n{y} 1. h0g2 *\n");
         assert_eq!(games.len(), 2);
