@@ -1440,22 +1440,40 @@ fn tag_value(body: &str) -> (String, Option<usize>) {
 }
 
 /// Where the quote closing a tag value stands in `body`, what follows its opening quote: the
-/// first quote not escaped by a backslash that the `]` follows (spaces between) or the line's
-/// end; if none does, the first (`[Red "Hu" GM]` is `Hu`, the words after said).
+/// first quote not escaped by a backslash that the `]` follows (spaces between, full-width ones
+/// too) or the line's end, unless a `]` stands between it and the first quote; else the first
+/// quote (`[Red "Hu" GM]`
+/// is `Hu`, the words after said; so is `[Red "Hu" GM] [Black "Xu"]`: a quoted value never
+/// reaches past a `]`).
 fn closing_quote(body: &[u8]) -> Option<usize> {
     let mut first = None;
     let mut at = 0;
-    while let Some(i) = memchr::memchr2(b'"', b'\\', &body[at..]) {
+    while let Some(i) = memchr::memchr3(b'"', b'\\', b']', &body[at..]) {
         let q = at + i;
-        if body[q] == b'\\' {
-            at = q + 2;
-            if at >= body.len() {
-                break;
+        match body[q] {
+            b'\\' => {
+                at = q + 2;
+                if at >= body.len() {
+                    break;
+                }
+                continue;
             }
-            continue;
+            // (A `]` before any quote is the value's: `[Event "Cup [2] final"]`.)
+            b']' if first.is_some() => break,
+            b']' => {
+                at = q + 1;
+                continue;
+            }
+            _ => {}
         }
-        let after = body[q + 1..].trim_ascii_start();
-        if after.is_empty() || after[0] == b']' {
+        let mut after = q + 1;
+        loop {
+            match line_space_len(&body[after..]) {
+                0 => break,
+                space => after += space,
+            }
+        }
+        if matches!(body.get(after), None | Some(b']' | b'\r' | b'\n')) {
             return Some(q);
         }
         first.get_or_insert(q);
@@ -2646,8 +2664,17 @@ mod tests {
             ("\"Cup\" \"]  ", "\"Cup\"", true),
             ("a\"b\"", "a\"b", true),
             ("A\"] [Site \"B\"]", "A", true),
-            // No quote before `]`: the first closes (the words after are said).
+            // No quote before `]`: the first closes (the words after are said), and a value
+            // never reaches past a `]` (to the next tag's quotes).
             ("Hu\" GM]", "Hu", true),
+            ("Hu\" GM] [Black \"Xu\"]", "Hu", true),
+            ("A\"x] [Site \"B\"]", "A", true),
+            ("2020.01.01\" Saturday] [Round \"1\"]", "2020.01.01", true),
+            ("A\" GM] 1. 炮二平五 {他说\"好\"]} 马8进7 *", "A", true),
+            ("Cup [2] final\"]", "Cup [2] final", true),
+            // Spaces before the `]`, full-width and no-break ones too.
+            ("A\"\u{3000}] [Site \"B\"]", "A", true),
+            ("A\"\u{a0}]", "A", true),
             ("x\\", "x\\", false),
         ] {
             let (read, end) = tag_value(body);
@@ -2667,6 +2694,20 @@ mod tests {
         assert_eq!(game.tag("Red"), Some("Hu"));
         assert!(
             says(game, "[Red …] on its line 2, not read: GM"),
+            "{:?}",
+            game.unread
+        );
+        let game = &read(
+            "[Red \"Hu\" GM] [Black \"Xu\"]\n[Event \"A\"\u{3000}] [Site \"B\"]\n\n1. 炮二平五 *\n",
+        )[0];
+        let game = game.as_ref().unwrap();
+        let tags: Vec<_> = game.tags.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        assert_eq!(
+            tags,
+            ["Red=Hu", "Black=Xu", "Event=A", "Site=B", "Result=*"]
+        );
+        assert!(
+            says(game, "[Red …] on its line 1, not read: GM"),
             "{:?}",
             game.unread
         );
