@@ -1786,24 +1786,32 @@ fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
 }
 
 /// Where on `line`, words after a result (`in_comment` says whether a `{` comment is open at its
-/// start), a game written on without tags starts after words heading it (`第二局 1. 兵七进一`,
-/// `Game 2: 1.炮二平五`): at a move numbered 1 outside comments, as a game without tags starts
-/// from the start position; if one does.
+/// start), a game written on without tags starts after words heading it (`第二局 1. 兵七进一
+/// 卒７进１ …`, `Game 2: 1.炮二平五 马８进７`): at a move numbered 1 (a game without tags starts
+/// from the start position) from which the rest of the line, outside comments, is moves (two at
+/// least, or one and a result), their numbers, annotations and a result; if one does. Words
+/// naming a move (`after 1. 炮二平五 Black should play 马８进７`, `Step 1: 1. h2e2`) are words.
 fn numbered_start(line: &str, mut in_comment: bool) -> Option<usize> {
     let is_move = |word: &str| {
         !word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && xq_notation::parse(word.trim_end_matches(MARKS)).is_ok()
     };
+    let numbered_one =
+        |word: &str| word.starts_with('1') && !word[1..].starts_with(|c: char| c.is_ascii_digit());
+    // The words of the line outside comments: where each starts, what it is in moves
+    // (`Some(true)` a move, `Some(false)` a number, annotation, result or parenthesis, `None`
+    // no part of moves), and whether it numbers a move 1.
+    let mut words: Vec<(usize, Option<bool>, bool)> = Vec::new();
     let mut rest = line;
     loop {
         if in_comment {
-            let close = rest.find('}')?;
+            let Some(close) = rest.find('}') else { break };
             rest = &rest[close + 1..];
             in_comment = false;
         }
         rest = rest.trim_start();
         match rest.as_bytes().first() {
-            None | Some(b';') => return None,
+            None | Some(b';') => break,
             Some(b'{') => {
                 in_comment = true;
                 rest = &rest[1..];
@@ -1817,22 +1825,35 @@ fn numbered_start(line: &str, mut in_comment: bool) -> Option<usize> {
             len => len,
         };
         let (word, after) = rest.split_at(end);
-        let numbered_one =
-            word.starts_with('1') && !word[1..].starts_with(|c: char| c.is_ascii_digit());
-        if numbered_one {
-            let found = match strip_move_number(word) {
-                None => {
-                    let next = after.trim_start();
-                    is_move(&next[..token_len(next.as_bytes())])
-                }
-                Some(mv) => mv.len() < word.len() && is_move(mv),
-            };
-            if found {
-                return Some(line.len() - rest.len());
-            }
-        }
+        let other = result_token(word).is_some()
+            || word.starts_with('$')
+            || matches!(word, "(" | ")")
+            || continuation_dots(word);
+        let (kind, one) = match strip_move_number(word) {
+            _ if other => (Some(false), false),
+            None => (Some(false), numbered_one(word)),
+            Some(mv) if mv.len() < word.len() => (is_move(mv).then_some(true), numbered_one(word)),
+            Some(mv) => (is_move(mv).then_some(true), false),
+        };
+        words.push((line.len() - rest.len(), kind, one));
         rest = after;
     }
+    // The moves run to the line's end from the word after the last that is none.
+    let moves_from = words
+        .iter()
+        .rposition(|&(_, kind, _)| kind.is_none())
+        .map_or(0, |i| i + 1);
+    let run = &words[moves_from..];
+    let run = &run[run.iter().position(|&(_, _, one)| one)?..];
+    let moves = run
+        .iter()
+        .filter(|&&(_, kind, _)| kind == Some(true))
+        .count();
+    let ended = run.last().is_some_and(|&(at, _, _)| {
+        let last = &line[at..];
+        result_token(&last[..token_len(last.as_bytes())]).is_some()
+    });
+    (moves >= 2 || (moves == 1 && ended)).then_some(run[0].0)
 }
 
 /// The games of PGN `text` (decoded from the bytes of the file in `encoding` that `place` places
@@ -2302,6 +2323,11 @@ mod tests {
                 "1. h2e2 h9g7 1-0\n  Round 2, 1. 兵七进一! 卒７进１ *",
                 "Round 2,",
             ),
+            (
+                "1. h2e2 h9g7 1-0\n第二局 1. 兵七进一 {好} 卒７进１ $1 (2. 马二进三) *",
+                "第二局",
+            ),
+            ("1. h2e2 h9g7 1-0\n对局 1. 兵七进一 卒７进１ ; 至此", "对局"),
         ] {
             let games = read(text);
             assert_eq!(games.len(), 2, "{text}");
@@ -2318,9 +2344,20 @@ mod tests {
                 second.unread
             );
         }
+        // One move and a result.
+        assert_eq!(
+            moves("1. h2e2 h9g7 1-0\n选自第1期 1. 兵七进一 0-1"),
+            [vec!["h2e2", "h9g7"], vec!["兵七进一"]]
+        );
         // Not a move 1 (a later move named in words, a number with no move), or one in a
-        // comment: words.
+        // comment, or moves named in words, not written on to the line's end: words.
         for words in [
+            "Comment: after 1. 炮二平五 Black should play 马8进7\n",
+            "www.xqbase.com  1.炮二平五 马8进7 is the most common opening\n",
+            "Section 1. C2=5 is the central cannon\n",
+            "本局选自《象棋》杂志 第1期 1. 炮二平五\n",
+            "Step 1: 1. h2e2\n",
+            "See chapter 1. e4 for more\n",
             "Red won after 35. 车二进一 was played\n",
             "Section 1. Openings\n",
             "see {1. 兵七进一} there\n",
