@@ -194,10 +194,10 @@ fn next_marker(text: &str) -> Option<usize> {
     })
 }
 
-/// The fields of `text` opened and never closed, which `fields` (its closed ones, in order)
-/// does not hold: name, value (up to the next DhtmlXQ marker, or the end), where it starts. An
-/// opening inside a closed field's value is that value's text.
-fn unclosed_fields(text: &str, fields: &[(String, String, usize)]) -> Vec<(String, String, usize)> {
+/// The fields of `text` opened and never closed, which `closed` (where the values of its closed
+/// ones stand, in order) does not hold: name, and where the value stands (up to the next
+/// DhtmlXQ marker, or the end). An opening inside a closed field's value is that value's text.
+fn unclosed_fields<'t>(text: &'t str, closed: &[Range<usize>]) -> Vec<(&'t str, Range<usize>)> {
     const OPEN: &str = "[DhtmlXQ_";
     let mut out = Vec::new();
     for (start, _) in text.match_indices(OPEN) {
@@ -206,21 +206,31 @@ fn unclosed_fields(text: &str, fields: &[(String, String, usize)]) -> Vec<(Strin
         };
         let at = start + OPEN.len() + name.len() + 1;
         // The closed field starting last at or before this opening.
-        let before = fields.partition_point(|(_, _, v)| *v <= at);
+        let before = closed.partition_point(|value| value.start <= at);
         let inside = before
             .checked_sub(1)
-            .is_some_and(|i| fields[i].2 + fields[i].1.len() >= start);
+            .is_some_and(|i| closed[i].end >= start);
         if inside
-            || fields
+            || closed
                 .get(before.wrapping_sub(1))
-                .is_some_and(|f| f.2 == at)
+                .is_some_and(|value| value.start == at)
         {
             continue;
         }
         let end = next_marker(&text[at..]).map_or(text.len(), |i| at + i);
-        out.push((name.to_owned(), text[at..end].to_owned(), at));
+        out.push((name, at..end));
     }
     out
+}
+
+/// Where the values of the fields of `text` stand, closed ones and those never closed (as the
+/// reader takes them: up to the next marker), in order: the text the reader reads.
+pub(crate) fn value_spans(text: &str) -> Vec<Range<usize>> {
+    let mut spans: Vec<Range<usize>> = field_spans(text).map(|(_, value)| value).collect();
+    let unclosed = unclosed_fields(text, &spans);
+    spans.extend(unclosed.into_iter().map(|(_, value)| value));
+    spans.sort_unstable_by_key(|span| span.start);
+    spans
 }
 
 /// The fields of a text ([`field_spans`]): name, value, where the value starts.
@@ -385,7 +395,15 @@ pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadE
     // Fields never closed (a page cut short, a closing misspelt), read to the next marker,
     // after the closed ones (which are read first when a name has both), and said.
     let closed = fields.len();
-    fields.extend(unclosed_fields(text, &fields));
+    let spans: Vec<Range<usize>> = fields
+        .iter()
+        .map(|(_, value, at)| *at..at + value.len())
+        .collect();
+    fields.extend(
+        unclosed_fields(text, &spans)
+            .into_iter()
+            .map(|(name, value)| (name.to_owned(), text[value.clone()].to_owned(), value.start)),
+    );
     // Each name's field, found at once (a record may have a field for every move): the first
     // with a value, else the first. Of the others given with a value, how many differ from it.
     let mut first: HashMap<&str, usize> = HashMap::with_capacity(fields.len());

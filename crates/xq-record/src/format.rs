@@ -192,22 +192,39 @@ fn tag_lines(text: &str) -> impl Iterator<Item = usize> {
     })
 }
 
-/// A PGN tag line of a DhtmlXQ page outside its records' fields, said as an error: the page is
-/// read for its records, and a PGN game pasted beside them would be lost unsaid (reading the
-/// file as PGN reads both). `game` is the number the error takes.
-fn pgn_beside_records(text: &str, game: usize) -> Option<ReadError> {
-    let fields: Vec<_> = dhtmlxq::field_spans(text).map(|(_, value)| value).collect();
-    let at = tag_lines(text).find(|at| !fields.iter().any(|value| value.contains(at)))?;
+/// What to say of a PGN tag line of a DhtmlXQ page outside its records' fields (the text its
+/// reader reads): the page is read for its records, and a PGN game pasted beside them would be
+/// lost unsaid (reading the file as PGN reads both). Said by the first game read (a warning:
+/// the page may show a record's game again as PGN); as an error when none was read.
+fn pgn_beside_records(text: &str, games: &mut Vec<Result<Game, ReadError>>) {
+    if first_tag_line(text).is_none() {
+        return;
+    }
+    let values = dhtmlxq::value_spans(text);
+    // Tag lines and values in order, walked together.
+    let mut next = 0;
+    let Some(at) = tag_lines(text).find(|&at| {
+        while values.get(next).is_some_and(|value| value.end <= at) {
+            next += 1;
+        }
+        values.get(next).is_none_or(|value| value.start > at)
+    }) else {
+        return;
+    };
     let line = newlines(&text.as_bytes()[..at]) + 1;
-    Some(
-        ReadError::new(
-            ReadErrorKind::Unsupported,
-            "a PGN tag line beside the DhtmlXQ records of this page: the page is read for its records, and the PGN game(s) beside them are not read; read the file with --from pgn, whose reader reads the records as games too",
-        )
-        .at(at)
-        .on_line(line)
-        .in_game(game),
-    )
+    let said = format!(
+        "a PGN game beside the DhtmlXQ records (its tags on line {line}): this file, named as a page, is read for its records; --from pgn reads its PGN games too"
+    );
+    match games.iter_mut().find_map(|g| g.as_mut().ok()) {
+        Some(game) => game.unread.push(said),
+        None => {
+            let game = games.len();
+            games.push(Err(ReadError::new(ReadErrorKind::Unsupported, said)
+                .at(at)
+                .on_line(line)
+                .in_game(game)));
+        }
+    }
 }
 
 /// A file named like a binary record (`.xqf`, `.cbr`, `.cbl`) or JSON whose content is none of the
@@ -351,7 +368,7 @@ pub(crate) fn read_with(
             let text = text_or_err()?;
             let mut games = dhtmlxq::read_dhtmlxq(text);
             if options.format.is_none() {
-                games.extend(pgn_beside_records(text, games.len()).map(Err));
+                pgn_beside_records(text, &mut games);
             }
             games
         }
@@ -540,12 +557,38 @@ mod tests {
         let games = read(text.as_bytes(), Some("ubb"), ReadOptions::default())
             .unwrap()
             .games;
-        assert_eq!(games.len(), 2);
-        assert!(games[0].is_ok());
+        assert_eq!(games.len(), 1);
+        let said = &games[0].as_ref().unwrap().unread;
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].contains("line 7") && said[0].contains("--from pgn"),
+            "{said:?}"
+        );
+        // No record read: an error, placed.
+        let broken = text.replace("7747", "77");
+        let games = read(broken.as_bytes(), Some("ubb"), ReadOptions::default())
+            .unwrap()
+            .games;
+        assert_eq!(games.len(), 2, "{games:?}");
         let said = games[1].as_ref().unwrap_err();
-        assert_eq!(said.line, Some(7));
-        assert_eq!(said.offset, Some(UBB.len() + 1));
-        assert!(said.message.contains("--from pgn"), "{said:?}");
+        assert_eq!((said.line, said.offset), (Some(7), Some(UBB.len() - 1)));
+        // A tag line in a field never closed is that field's text, as the reader takes it.
+        let unclosed = UBB.replace(
+            "[DhtmlXQ_movelist]",
+            "[DhtmlXQ_comment0]note\n[Event \"q\"]\nend\n[DhtmlXQ_movelist]",
+        );
+        let games = read(unclosed.as_bytes(), Some("ubb"), ReadOptions::default())
+            .unwrap()
+            .games;
+        assert!(
+            games[0]
+                .as_ref()
+                .unwrap()
+                .unread
+                .iter()
+                .all(|u| !u.contains("PGN")),
+            "{games:?}"
+        );
         let quoted = format!("{}{UBB}", UBB.replace("a \"b\" c", "\n[Event \"x\"]\n"));
         let games = read(quoted.as_bytes(), Some("ubb"), ReadOptions::default())
             .unwrap()
