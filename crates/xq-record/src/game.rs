@@ -493,7 +493,15 @@ impl Game {
 /// writes such a result in its own spelling and loses nothing; other words are the result's too
 /// (`0-1 forfeit`, `黑方长将不变判负`).
 pub fn is_plain_result(text: &str) -> bool {
-    let text = text.trim();
+    // (Spaces within, `红 胜`, and a closing mark, `Black wins!`, say nothing more.)
+    let text = text.trim().trim_end_matches(['!', '！', '.', '。']);
+    let squeezed: String;
+    let text = if text.contains(char::is_whitespace) && !text.is_ascii() {
+        squeezed = text.split_whitespace().collect();
+        squeezed.as_str()
+    } else {
+        text
+    };
     if matches!(
         text,
         "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "" | "未知" | "W" | "w" | "L" | "l" | "D" | "d"
@@ -515,7 +523,18 @@ pub fn is_plain_result(text: &str) -> bool {
     let rest = rest.strip_prefix('先').unwrap_or(rest);
     matches!(
         rest,
-        "胜" | "勝" | "负" | "負" | "赢" | "贏" | "输" | "輸" | "和" | "和棋" | "和局"
+        "胜" | "勝"
+            | "获胜"
+            | "獲勝"
+            | "负"
+            | "負"
+            | "赢"
+            | "贏"
+            | "输"
+            | "輸"
+            | "和"
+            | "和棋"
+            | "和局"
     ) && Outcome::parse(text).is_some()
 }
 
@@ -681,6 +700,10 @@ mod tests {
             "W",
             "d",
             "红胜",
+            "Black wins!",
+            "红方获胜",
+            "红 胜",
+            "和棋。",
             "黑负",
             "紅勝",
             "红先胜",
