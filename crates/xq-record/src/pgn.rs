@@ -121,21 +121,14 @@ pub struct PgnReader<'a> {
     /// The byte that follows the text in its file, when known (a piece of it read on its own):
     /// when it starts no comment, no comment follows a game that ends with the text.
     follows: Option<u8>,
-    /// Words heading the next game on the line where its moves start, after a result
-    /// (`第二局 1. 兵七进一 …`): found by passing over the lines after the result, said by the game.
-    heading: Option<Heading>,
-}
-
-/// Words before a game's first move on its line, after the result of the game before.
-#[derive(Debug, Clone, Copy)]
-struct Heading {
-    /// Where the line starts in the text, and whether a `{` comment is open there: where to
-    /// pass over the lines after the result from again when the game is read with more text.
-    line_start: usize,
-    in_comment: bool,
-    /// The line's number and where the words are in the text.
-    line: u32,
-    words: (usize, usize),
+    /// What passing over the lines after a result found to say, said by the next game read:
+    /// words heading it on the line where its moves start (`第二局 1. 兵七进一 …`), lines naming
+    /// moves from 1 not read as a game.
+    said_before: Vec<String>,
+    /// Where that passing over started saying (a line's start, and whether a `{` comment is
+    /// open there): where to pass over from again when the game is read again with more text,
+    /// so that it says the same.
+    resume: Option<(usize, bool)>,
 }
 
 impl<'a> PgnReader<'a> {
@@ -176,7 +169,8 @@ impl<'a> PgnReader<'a> {
             line_start,
             max_game: max_game.max(1),
             follows: None,
-            heading: None,
+            said_before: Vec::new(),
+            resume: None,
         }
     }
 
@@ -363,40 +357,35 @@ impl<'a> PgnReader<'a> {
             return if complete {
                 Step::Done
             } else {
-                // (From the start of a line after a result that may go on.)
-                Step::More {
-                    from: self.pos.min(len),
-                    skip: self.skip,
-                }
+                // (From the start of a line after a result that may go on, or where what the
+                // passing over says began.)
+                self.again_from(self.pos.min(len), self.skip)
             };
         }
         let start = self.pos;
         self.seen = start;
-        let heading = self.heading;
         match self.read_game() {
             None if complete => Step::Done,
             // Only spaces to the end: read, nothing to carry (blank megabytes cost nothing).
-            None => Step::More {
-                from: self.pos.min(len),
-                skip: Skip::None,
-            },
+            None => self.again_from(self.pos.min(len), Skip::None),
             Some(item) if complete || self.seen <= len => {
                 self.game += 1;
+                self.resume = None;
                 Step::Game(item)
             }
-            // (Read again from the line of the words heading it, so that it says them.)
-            Some(_) => match heading {
-                Some(heading) => Step::More {
-                    from: heading.line_start,
-                    skip: Skip::AfterResult {
-                        in_comment: heading.in_comment,
-                    },
-                },
-                None => Step::More {
-                    from: start,
-                    skip: Skip::None,
-                },
+            Some(_) => self.again_from(start, Skip::None),
+        }
+    }
+
+    /// More text is needed: read again from `from`, skipping as `skip` says, or, when passing
+    /// over the lines after a result found something to say, from where it began.
+    fn again_from(&self, from: usize, skip: Skip) -> Step {
+        match self.resume {
+            Some((from, in_comment)) => Step::More {
+                from,
+                skip: Skip::AfterResult { in_comment },
             },
+            None => Step::More { from, skip },
         }
     }
 
@@ -528,14 +517,7 @@ impl<'a> PgnReader<'a> {
             line: Some(self.line),
             ..Game::default()
         };
-        if let Some(heading) = self.heading.take() {
-            let (from, to) = heading.words;
-            game.unread.push(format!(
-                "the words before the game's first move on its line {}, not read: {}",
-                heading.line,
-                &self.text[from..to]
-            ));
-        }
+        game.unread.append(&mut self.said_before);
         loop {
             self.read_tags(&mut game)?;
             let ended = self.read_movetext(&mut game);
@@ -1152,24 +1134,40 @@ impl<'a> PgnReader<'a> {
                 self.skip = Skip::None;
                 return true;
             }
-            if first.is_some()
-                && let Some(at) = numbered_start(&line[..scan], open_at_start)
-            {
-                // The next game, written on after words heading it: read from its first move,
-                // the words said by it.
+            if first.is_some() {
+                let line_start = (self.pos, open_at_start);
                 let words_at = self.pos + (line.len() - line.trim_start().len());
-                self.heading = Some(Heading {
-                    line_start: self.pos,
-                    in_comment: open_at_start,
-                    line: self.line,
-                    words: (
-                        words_at.min(self.pos + at),
-                        self.pos + line[..at].trim_end().len(),
-                    ),
-                });
-                self.advance(at);
-                self.skip = Skip::None;
-                return true;
+                match moves_on_line(&line[..scan], open_at_start) {
+                    LineMoves::Game(at) => {
+                        // The next game, written on after words heading it: read from its first
+                        // move, the words said by it.
+                        let words = &self.text
+                            [words_at.min(self.pos + at)..self.pos + line[..at].trim_end().len()];
+                        self.said_before.push(format!(
+                            "the words before the game's first move on its line {}, not read: {words}",
+                            self.line
+                        ));
+                        self.resume.get_or_insert(line_start);
+                        self.advance(at);
+                        self.skip = Skip::None;
+                        return true;
+                    }
+                    LineMoves::Named => {
+                        let words = line.trim();
+                        let shown: String = words.chars().take(SHOWN_WORDS).collect();
+                        let more = if shown.len() < words.len() {
+                            " …"
+                        } else {
+                            ""
+                        };
+                        self.said_before.push(format!(
+                            "line {} after the result of the game before holds moves numbered from 1 among words, not read as a game: {shown}{more}",
+                            self.line
+                        ));
+                        self.resume.get_or_insert(line_start);
+                    }
+                    LineMoves::Words => {}
+                }
             }
             if scan < line.len() {
                 // A long line of words: passed over to the next tag line, as text after an error.
@@ -1785,23 +1783,41 @@ fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
     }
 }
 
-/// Where on `line`, words after a result (`in_comment` says whether a `{` comment is open at its
-/// start), a game written on without tags starts after words heading it (`第二局 1. 兵七进一
-/// 卒７进１ …`, `Game 2: 1.炮二平五 马８进７`): at a move numbered 1 (a game without tags starts
-/// from the start position) from which the rest of the line, outside comments, is moves (two at
-/// least, or one and a result), their numbers, annotations and a result; if one does. Words
-/// naming a move (`after 1. 炮二平五 Black should play 马８进７`, `Step 1: 1. h2e2`) are words.
-fn numbered_start(line: &str, mut in_comment: bool) -> Option<usize> {
+/// How many characters of a line passed over are shown when it is said.
+const SHOWN_WORDS: usize = 80;
+
+/// What a line of words after a result holds in moves ([`moves_on_line`]).
+#[derive(Debug, PartialEq, Eq)]
+enum LineMoves {
+    /// A game written on after words heading it, starting at this byte (its move 1).
+    Game(usize),
+    /// Moves numbered from 1 among words, not a game: said, not read.
+    Named,
+    /// Words.
+    Words,
+}
+
+/// What `line`, words after a result (`in_comment` says whether a `{` comment is open at its
+/// start), holds in moves: a game written on after words heading it (`第二局 1. 兵七进一 卒７进１
+/// …`, `Game 2: 1.炮二平五 马８进７ 1-0 Game 3: …`) starts at a move numbered 1 (a game without
+/// tags starts from the start position) that moves written on follow (outside comments, with
+/// their numbers, annotations and variations' parentheses) up to a result (one move at least),
+/// or up to the line's end (two at least), or for two rounds at least before a word (which the
+/// game's reading then says, as a move it cannot read). Moves numbered from 1 that are less, two
+/// then words (`1.炮二平五 马８进７ is the most common opening`) or one ending the line, are said;
+/// one then words (`after 1. 炮二平五 Black should play 马８进７`) are words.
+fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
+    /// Moves from move 1 that make a game however the line goes on.
+    const ROUNDS: u32 = 4;
     let is_move = |word: &str| {
         !word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && xq_notation::parse(word.trim_end_matches(MARKS)).is_ok()
     };
     let numbered_one =
         |word: &str| word.starts_with('1') && !word[1..].starts_with(|c: char| c.is_ascii_digit());
-    // The words of the line outside comments: where each starts, what it is in moves
-    // (`Some(true)` a move, `Some(false)` a number, annotation, result or parenthesis, `None`
-    // no part of moves), and whether it numbers a move 1.
-    let mut words: Vec<(usize, Option<bool>, bool)> = Vec::new();
+    // A move 1 where moves start, and how many moves follow it so far.
+    let mut run: Option<(usize, u32)> = None;
+    let mut named = false;
     let mut rest = line;
     loop {
         if in_comment {
@@ -1825,35 +1841,44 @@ fn numbered_start(line: &str, mut in_comment: bool) -> Option<usize> {
             len => len,
         };
         let (word, after) = rest.split_at(end);
-        let other = result_token(word).is_some()
-            || word.starts_with('$')
-            || matches!(word, "(" | ")")
-            || continuation_dots(word);
-        let (kind, one) = match strip_move_number(word) {
-            _ if other => (Some(false), false),
-            None => (Some(false), numbered_one(word)),
-            Some(mv) if mv.len() < word.len() => (is_move(mv).then_some(true), numbered_one(word)),
-            Some(mv) => (is_move(mv).then_some(true), false),
-        };
-        words.push((line.len() - rest.len(), kind, one));
+        let at = line.len() - rest.len();
         rest = after;
+        if result_token(word).is_some() {
+            match run.take() {
+                Some((start, moves)) if moves >= 1 => return LineMoves::Game(start),
+                _ => continue,
+            }
+        }
+        if word.starts_with('$') || matches!(word, "(" | ")") || continuation_dots(word) {
+            continue;
+        }
+        let (moves, one) = match strip_move_number(word) {
+            None => (0, numbered_one(word)),
+            Some(mv) if mv.len() < word.len() && is_move(mv) => (1, numbered_one(word)),
+            Some(mv) if mv.len() == word.len() && is_move(mv) => (1, false),
+            Some(_) => {
+                // A word: the moves before it end.
+                if let Some((start, moves)) = run.take() {
+                    if moves >= ROUNDS {
+                        return LineMoves::Game(start);
+                    }
+                    named |= moves >= 2;
+                }
+                continue;
+            }
+        };
+        match &mut run {
+            Some((_, count)) => *count += moves,
+            None if one => run = Some((at, moves)),
+            None => {}
+        }
     }
-    // The moves run to the line's end from the word after the last that is none.
-    let moves_from = words
-        .iter()
-        .rposition(|&(_, kind, _)| kind.is_none())
-        .map_or(0, |i| i + 1);
-    let run = &words[moves_from..];
-    let run = &run[run.iter().position(|&(_, _, one)| one)?..];
-    let moves = run
-        .iter()
-        .filter(|&&(_, kind, _)| kind == Some(true))
-        .count();
-    let ended = run.last().is_some_and(|&(at, _, _)| {
-        let last = &line[at..];
-        result_token(&last[..token_len(last.as_bytes())]).is_some()
-    });
-    (moves >= 2 || (moves == 1 && ended)).then_some(run[0].0)
+    match run {
+        Some((start, moves)) if moves >= 2 => LineMoves::Game(start),
+        Some((_, 1)) => LineMoves::Named,
+        _ if named => LineMoves::Named,
+        _ => LineMoves::Words,
+    }
 }
 
 /// The games of PGN `text` (decoded from the bytes of the file in `encoding` that `place` places
@@ -2349,14 +2374,56 @@ mod tests {
             moves("1. h2e2 h9g7 1-0\n选自第1期 1. 兵七进一 0-1"),
             [vec!["h2e2", "h9g7"], vec!["兵七进一"]]
         );
-        // Not a move 1 (a later move named in words, a number with no move), or one in a
-        // comment, or moves named in words, not written on to the line's end: words.
-        for words in [
-            "Comment: after 1. 炮二平五 Black should play 马8进7\n",
+        // Moves written on up to a result, whatever follows it; several games on one line;
+        // two rounds of moves, then a word the game's reading says it cannot read.
+        assert_eq!(
+            moves("1. h2e2 h9g7 1-0\n第二局 1. 兵七进一 卒７进１ 1-0 红胜\n"),
+            [vec!["h2e2", "h9g7"], vec!["兵七进一", "卒７进１"]]
+        );
+        assert_eq!(
+            moves(
+                "1. h2e2 h9g7 1-0\n第二局 1. 兵七进一 卒７进１ 1-0 第三局 1. 炮二平五 马８进７ 0-1\n"
+            ),
+            [
+                vec!["h2e2", "h9g7"],
+                vec!["兵七进一", "卒７进１"],
+                vec!["炮二平五", "马８进７"]
+            ]
+        );
+        let typo = read(
+            "1. h2e2 h9g7 1-0\n第二局 1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３x 1-0\n",
+        );
+        assert_eq!(typo.len(), 2);
+        // (The last move is left to replaying, which says it cannot read it.)
+        let second = typo[1].as_ref().unwrap();
+        assert_eq!(
+            second.moves.last().unwrap().text.as_deref(),
+            Some("马２进３x")
+        );
+        // Moves from 1 among words, or one ending its line: said by the next game.
+        for named in [
             "www.xqbase.com  1.炮二平五 马8进7 is the most common opening\n",
-            "Section 1. C2=5 is the central cannon\n",
             "本局选自《象棋》杂志 第1期 1. 炮二平五\n",
             "Step 1: 1. h2e2\n",
+            "第二局 1. 炮二平五 马８进７ 2. 马二进三 (完)\n",
+        ] {
+            let games = read(&format!(
+                "1. h2e2 h9g7 1-0\n{named}\n[Event \"b\"]\n1. c3c4 *\n"
+            ));
+            assert_eq!(games.len(), 2, "{named}");
+            let said = &games[1].as_ref().unwrap().unread;
+            assert!(
+                said.len() == 1
+                    && said[0].starts_with("line 2 after the result")
+                    && said[0].ends_with(named.trim()),
+                "{named}: {said:?}"
+            );
+        }
+        // Not a move 1 (a later move named in words, a number with no move), or one in a
+        // comment, or one move named in words: words.
+        for words in [
+            "Comment: after 1. 炮二平五 Black should play 马8进7\n",
+            "Section 1. C2=5 is the central cannon\n",
             "See chapter 1. e4 for more\n",
             "Red won after 35. 车二进一 was played\n",
             "Section 1. Openings\n",
@@ -2364,8 +2431,16 @@ mod tests {
             "see ; 1. 兵七进一\n",
             "Ranked 12. 兵七进一\n",
         ] {
-            let text = format!("1. h2e2 h9g7 1-0\n{words}");
-            assert_eq!(moves(&text), [vec!["h2e2", "h9g7"]], "{words}");
+            let text = format!("1. h2e2 h9g7 1-0\n{words}[Event \"b\"]\n1. c3c4 *\n");
+            assert_eq!(
+                moves(&text),
+                [vec!["h2e2", "h9g7"], vec!["c3c4"]],
+                "{words}"
+            );
+            assert!(
+                read(&text)[1].as_ref().unwrap().unread.is_empty(),
+                "{words}"
+            );
         }
         // Comments on the result's line are the game's last words, kept after its last move;
         // a move after them starts the next game.
