@@ -493,6 +493,10 @@ impl Game {
 /// writes such a result in its own spelling and loses nothing; other words are the result's too
 /// (`0-1 forfeit`, `黑方长将不变判负`).
 pub fn is_plain_result(text: &str) -> bool {
+    // (What no outcome is read from is no plain result: `1-0.` is kept as written.)
+    if Outcome::parse(text).is_none() {
+        return false;
+    }
     // (Spaces within, `红 胜`, and a closing mark, `Black wins!`, say nothing more.)
     let text = text.trim().trim_end_matches(['!', '！', '.', '。']);
     let squeezed: String;
@@ -719,6 +723,8 @@ mod tests {
             assert!(is_plain_result(plain), "{plain}");
         }
         for words in [
+            "1-0.",
+            "0-1!",
             "0-1 forfeit",
             "1-0 (time)",
             "黑方长将不变判负",
