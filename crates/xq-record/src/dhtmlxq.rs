@@ -226,10 +226,21 @@ fn unclosed_fields<'t>(text: &'t str, closed: &[Range<usize>]) -> Vec<(&'t str, 
 /// Where the values of the fields of `text` stand, closed ones and those never closed (as the
 /// reader takes them: up to the next marker), in order: the text the reader reads.
 pub(crate) fn value_spans(text: &str) -> Vec<Range<usize>> {
-    let mut spans: Vec<Range<usize>> = field_spans(text).map(|(_, value)| value).collect();
-    let unclosed = unclosed_fields(text, &spans);
-    spans.extend(unclosed.into_iter().map(|(_, value)| value));
-    spans.sort_unstable_by_key(|span| span.start);
+    let mut spans = Vec::new();
+    // Record by record, as the reader reads them (a field left open in one is never closed by
+    // the next one's closing).
+    for record in records(text) {
+        let body = &text[record.clone()];
+        let mut values: Vec<Range<usize>> = field_spans(body).map(|(_, value)| value).collect();
+        let unclosed = unclosed_fields(body, &values);
+        values.extend(unclosed.into_iter().map(|(_, value)| value));
+        values.sort_unstable_by_key(|value| value.start);
+        spans.extend(
+            values
+                .into_iter()
+                .map(|value| record.start + value.start..record.start + value.end),
+        );
+    }
     spans
 }
 
@@ -357,32 +368,42 @@ fn moves_of(value: &str, at: usize, text: &str, line: u32) -> Result<Vec<Written
 
 /// Reads the DhtmlXQ records of a text (a page may hold several).
 pub fn read_dhtmlxq(text: &str) -> Vec<Result<Game, ReadError>> {
-    let mut games = Vec::new();
-    let mut rest = text;
-    let mut index = 0;
     // The line on which `text[counted..]` starts.
     let (mut line, mut counted) = (1, 0);
-    while let Some(start) = rest.find(RECORD_OPEN) {
-        let body = &rest[start..];
-        let at = text.len() - body.len();
-        line += newlines(&text[counted..at]);
-        counted = at;
-        // A record ends at its closing, or, not closed, where the next one opens (a page's
-        // later records are never read into the one before).
+    records(text)
+        .enumerate()
+        .map(|(index, record)| {
+            line += newlines(&text[counted..record.start]);
+            counted = record.start;
+            read_one(&text[record.clone()], record.start, line).map_err(|e| e.in_game(index))
+        })
+        .collect()
+}
+
+/// Where the records of a text stand, in order: each from its [`RECORD_OPEN`] to its
+/// [`RECORD_CLOSE`], or, not closed, to where the next one opens (a page's later records are
+/// never read into the one before) or the end; without any, the whole text when it has a field.
+fn records(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut at = 0;
+    let mut any = false;
+    std::iter::from_fn(move || {
+        let Some(start) = text[at..].find(RECORD_OPEN).map(|i| at + i) else {
+            let bare = !any && text.contains("[DhtmlXQ_");
+            any = true;
+            at = text.len();
+            return bare.then_some(0..text.len());
+        };
+        any = true;
+        let body = &text[start..];
         let next = body[RECORD_OPEN.len()..]
             .find(RECORD_OPEN)
             .map_or(body.len(), |i| i + RECORD_OPEN.len());
         let end = body[..next]
             .find(RECORD_CLOSE)
             .map_or(next, |e| e + RECORD_CLOSE.len());
-        games.push(read_one(&body[..end], at, line).map_err(|e| e.in_game(index)));
-        index += 1;
-        rest = &body[end..];
-    }
-    if games.is_empty() && text.contains("[DhtmlXQ_") {
-        games.push(read_one(text, 0, 1));
-    }
-    games
+        at = start + end;
+        Some(start..at)
+    })
 }
 
 fn newlines(text: &str) -> u32 {

@@ -589,6 +589,26 @@ mod tests {
                 .all(|u| !u.contains("PGN")),
             "{games:?}"
         );
+        // A field left open in one record is not closed by the next one's closing: a PGN game
+        // between the two is beside them.
+        let open = UBB.replace(
+            "[DhtmlXQ_movelist]",
+            "[DhtmlXQ_comment0]note\n[DhtmlXQ_movelist]",
+        );
+        let closed = UBB.replace(
+            "[DhtmlXQ_movelist]",
+            "[DhtmlXQ_comment0]x[/DhtmlXQ_comment0][DhtmlXQ_movelist]",
+        );
+        let between = format!("{open}{TAGS}1. h2e2 *\n{closed}");
+        let games = read(between.as_bytes(), Some("ubb"), ReadOptions::default())
+            .unwrap()
+            .games;
+        assert_eq!(games.len(), 2);
+        let said = &games[0].as_ref().unwrap().unread;
+        assert!(
+            said.iter().any(|u| u.contains("PGN game beside")),
+            "{said:?}"
+        );
         let quoted = format!("{}{UBB}", UBB.replace("a \"b\" c", "\n[Event \"x\"]\n"));
         let games = read(quoted.as_bytes(), Some("ubb"), ReadOptions::default())
             .unwrap()
