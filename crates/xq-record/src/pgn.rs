@@ -1422,13 +1422,17 @@ fn tag_value(body: &str) -> (String, Option<usize>) {
     // Most values hold no backslash: cut at the quote, with one copy.
     let value = if inside.contains('\\') {
         let mut value = String::with_capacity(inside.len());
-        let mut chars = inside.chars();
+        let mut chars = inside.chars().peekable();
         while let Some(c) = chars.next() {
-            value.push(if c == '\\' {
-                chars.next().unwrap_or(c)
-            } else {
-                c
-            });
+            // A backslash escapes a quote or a backslash; before anything else it is one
+            // (`D:\棋谱\game.pgn`, written by a tool that escapes nothing).
+            match (c, chars.peek()) {
+                ('\\', Some(&next @ ('"' | '\\'))) => {
+                    chars.next();
+                    value.push(next);
+                }
+                _ => value.push(c),
+            }
         }
         value.trim().to_owned()
     } else {
@@ -1450,6 +1454,12 @@ fn closing_quote(body: &[u8]) -> Option<usize> {
         let q = at + i;
         match body[q] {
             b'\\' => {
+                // A backslash ending the value before its closing quote and `]`
+                // (`[Source "D:\棋谱\"]`, from a tool that escapes nothing) is the value's: an
+                // escaped quote never ends a line's tag.
+                if body.get(q + 1) == Some(&b'"') && closes_tag(body, q + 2) {
+                    return Some(q + 1);
+                }
                 at = q + 2;
                 if at >= body.len() {
                     break;
@@ -1464,20 +1474,25 @@ fn closing_quote(body: &[u8]) -> Option<usize> {
             }
             _ => {}
         }
-        let mut after = q + 1;
-        loop {
-            match line_space_len(&body[after..]) {
-                0 => break,
-                space => after += space,
-            }
-        }
-        if matches!(body.get(after), None | Some(b']' | b'\r' | b'\n')) {
+        if closes_tag(body, q + 1) {
             return Some(q);
         }
         first.get_or_insert(q);
         at = q + 1;
     }
     first
+}
+
+/// Whether what follows byte `at` of a tag's `body` closes it: spaces, then its `]` or the
+/// line's end.
+fn closes_tag(body: &[u8], mut at: usize) -> bool {
+    loop {
+        match line_space_len(body.get(at..).unwrap_or_default()) {
+            0 => break,
+            space => at += space,
+        }
+    }
+    matches!(body.get(at), None | Some(b']' | b'\r' | b'\n'))
 }
 
 /// The length of the UTF-8 character whose first byte is `lead`.
@@ -1841,8 +1856,17 @@ fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
             len => len,
         };
         let (word, after) = rest.split_at(end);
-        let at = line.len() - rest.len();
+        let mut at = line.len() - rest.len();
         rest = after;
+        // Words glued to the move number (`第2局：1.炮二平五`, `【第二局】1.`): from the number.
+        let word = match glued_move_one(word) {
+            // (Not in a move: WXF's `R1.2` holds `1.`.)
+            Some(k) if !is_move(word) => {
+                at += k;
+                &word[k..]
+            }
+            _ => word,
+        };
         if result_token(word).is_some() {
             match run.take() {
                 Some((start, moves)) if moves >= 1 => return LineMoves::Game(start),
@@ -1879,6 +1903,17 @@ fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
         _ if named => LineMoves::Named,
         _ => LineMoves::Words,
     }
+}
+
+/// Where in `word` a move number 1 written after other characters (`第2局：1.炮二平五`, `Game
+/// 2:1.`) starts, if one does: a `1` after a character that is no digit, then a dot.
+fn glued_move_one(word: &str) -> Option<usize> {
+    let bytes = word.as_bytes();
+    (1..bytes.len()).find(|&i| {
+        bytes[i] == b'1'
+            && !bytes[i - 1].is_ascii_digit()
+            && word[i + 1..].starts_with(['.', '．', '、'])
+    })
 }
 
 /// The games of PGN `text` (decoded from the bytes of the file in `encoding` that `place` places
@@ -2400,6 +2435,20 @@ mod tests {
             second.moves.last().unwrap().text.as_deref(),
             Some("马２进３x")
         );
+        // Words glued to the move number.
+        for glued in [
+            "第2局：1.炮二平五 马８进７ *",
+            "【第二局】1. 炮二平五 马８进７",
+            "Game 2:1. h2e2 h9g7",
+        ] {
+            let games = read(&format!("1. c3c4 c6c5 1-0\n{glued}\n"));
+            assert_eq!(games.len(), 2, "{glued}");
+            assert_eq!(games[1].as_ref().unwrap().moves.len(), 2, "{glued}");
+        }
+        assert_eq!(
+            moves("1. c3c4 c6c5 1-0\n第二局 1. C2.5 H8+7 2. R1.2 *\n"),
+            [vec!["c3c4", "c6c5"], vec!["C2.5", "H8+7", "R1.2"]]
+        );
         // Moves from 1 among words, or one ending its line: said by the next game.
         for named in [
             "www.xqbase.com  1.炮二平五 马8进7 is the most common opening\n",
@@ -2787,6 +2836,9 @@ mod tests {
             // Spaces before the `]`, full-width and no-break ones too.
             ("A\"\u{3000}] [Site \"B\"]", "A", true),
             ("A\"\u{a0}]", "A", true),
+            // A backslash escapes a quote or a backslash only; one ending the value is its own.
+            ("D:\\棋谱\\game.pgn\"]", "D:\\棋谱\\game.pgn", true),
+            ("D:\\棋谱\\\"] [Site \"B\"]", "D:\\棋谱\\", true),
             ("x\\", "x\\", false),
         ] {
             let (read, end) = tag_value(body);
