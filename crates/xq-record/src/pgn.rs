@@ -99,8 +99,13 @@ pub(crate) enum Step {
     /// The text is read to its end.
     Done,
     /// More text is needed: the piece's text from `from` on is to be read again with the text
-    /// that follows, skipping as `skip` says first.
-    More { from: usize, skip: Skip },
+    /// that follows, skipping as `skip` says first, the next game saying `said` first (what
+    /// passing over the lines after a result found).
+    More {
+        from: usize,
+        skip: Skip,
+        said: Vec<String>,
+    },
 }
 
 /// Reads the games of a PGN text one by one.
@@ -123,12 +128,9 @@ pub struct PgnReader<'a> {
     follows: Option<u8>,
     /// What passing over the lines after a result found to say, said by the next game read:
     /// words heading it on the line where its moves start (`第二局 1. 兵七进一 …`), lines naming
-    /// moves from 1 not read as a game.
+    /// moves from 1 not read as a game. Handed on with the text that follows when more is
+    /// needed ([`Step::More`]).
     said_before: Vec<String>,
-    /// Where that passing over started saying (a line's start, and whether a `{` comment is
-    /// open there): where to pass over from again when the game is read again with more text,
-    /// so that it says the same.
-    resume: Option<(usize, bool)>,
 }
 
 impl<'a> PgnReader<'a> {
@@ -170,7 +172,14 @@ impl<'a> PgnReader<'a> {
             max_game: max_game.max(1),
             follows: None,
             said_before: Vec::new(),
-            resume: None,
+        }
+    }
+
+    /// The reader, with what the text before left to say ([`Step::More`]).
+    pub(crate) fn saying(self, said: Vec<String>) -> PgnReader<'a> {
+        PgnReader {
+            said_before: said,
+            ..self
         }
     }
 
@@ -357,35 +366,35 @@ impl<'a> PgnReader<'a> {
             return if complete {
                 Step::Done
             } else {
-                // (From the start of a line after a result that may go on, or where what the
-                // passing over says began.)
-                self.again_from(self.pos.min(len), self.skip)
+                // (From the start of a line after a result that may go on.)
+                Step::More {
+                    from: self.pos.min(len),
+                    skip: self.skip,
+                    said: std::mem::take(&mut self.said_before),
+                }
             };
         }
         let start = self.pos;
         self.seen = start;
+        // (Taken by the game read; handed on again if it is read again with more text.)
+        let said = self.said_before.clone();
         match self.read_game() {
             None if complete => Step::Done,
             // Only spaces to the end: read, nothing to carry (blank megabytes cost nothing).
-            None => self.again_from(self.pos.min(len), Skip::None),
+            None => Step::More {
+                from: self.pos.min(len),
+                skip: Skip::None,
+                said,
+            },
             Some(item) if complete || self.seen <= len => {
                 self.game += 1;
-                self.resume = None;
                 Step::Game(item)
             }
-            Some(_) => self.again_from(start, Skip::None),
-        }
-    }
-
-    /// More text is needed: read again from `from`, skipping as `skip` says, or, when passing
-    /// over the lines after a result found something to say, from where it began.
-    fn again_from(&self, from: usize, skip: Skip) -> Step {
-        match self.resume {
-            Some((from, in_comment)) => Step::More {
-                from,
-                skip: Skip::AfterResult { in_comment },
+            Some(_) => Step::More {
+                from: start,
+                skip: Skip::None,
+                said,
             },
-            None => Step::More { from, skip },
         }
     }
 
@@ -1135,7 +1144,6 @@ impl<'a> PgnReader<'a> {
                 return true;
             }
             if first.is_some() {
-                let line_start = (self.pos, open_at_start);
                 let words_at = self.pos + (line.len() - line.trim_start().len());
                 match moves_on_line(&line[..scan], open_at_start) {
                     LineMoves::Game(at) => {
@@ -1147,7 +1155,6 @@ impl<'a> PgnReader<'a> {
                             "the words before the game's first move on its line {}, not read: {words}",
                             self.line
                         ));
-                        self.resume.get_or_insert(line_start);
                         self.advance(at);
                         self.skip = Skip::None;
                         return true;
@@ -1164,7 +1171,6 @@ impl<'a> PgnReader<'a> {
                             "line {} after the result of the game before holds moves numbered from 1 among words, not read as a game: {shown}{more}",
                             self.line
                         ));
-                        self.resume.get_or_insert(line_start);
                     }
                     LineMoves::Words => {}
                 }
@@ -1454,12 +1460,6 @@ fn closing_quote(body: &[u8]) -> Option<usize> {
         let q = at + i;
         match body[q] {
             b'\\' => {
-                // A backslash ending the value before its closing quote and `]`
-                // (`[Source "D:\棋谱\"]`, from a tool that escapes nothing) is the value's: an
-                // escaped quote never ends a line's tag.
-                if body.get(q + 1) == Some(&b'"') && closes_tag(body, q + 2) {
-                    return Some(q + 1);
-                }
                 at = q + 2;
                 if at >= body.len() {
                     break;
@@ -1816,14 +1816,13 @@ enum LineMoves {
 /// start), holds in moves: a game written on after words heading it (`第二局 1. 兵七进一 卒７进１
 /// …`, `Game 2: 1.炮二平五 马８进７ 1-0 Game 3: …`) starts at a move numbered 1 (a game without
 /// tags starts from the start position) that moves written on follow (outside comments, with
-/// their numbers, annotations and variations' parentheses) up to a result (one move at least),
-/// or up to the line's end (two at least), or for two rounds at least before a word (which the
-/// game's reading then says, as a move it cannot read). Moves numbered from 1 that are less, two
-/// then words (`1.炮二平五 马８进７ is the most common opening`) or one ending the line, are said;
-/// one then words (`after 1. 炮二平五 Black should play 马８进７`) are words.
+/// their numbers, annotations and variations' parentheses) up to a result (one move at least)
+/// or up to the line's end (two at least). Moves numbered from 1 that are less, two or more then
+/// words (`1.炮二平五 马８进７ is the most common opening`, a game's line ending `（完）` or
+/// `红胜` with no result, a typo) or one ending the line, are said, not read (reading them as a
+/// game would pass over what follows to the next result); one then words (`after 1. 炮二平五
+/// Black should play 马８进７`) are words.
 fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
-    /// Moves from move 1 that make a game however the line goes on.
-    const ROUNDS: u32 = 4;
     let is_move = |word: &str| {
         !word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && xq_notation::parse(word.trim_end_matches(MARKS)).is_ok()
@@ -1882,10 +1881,7 @@ fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
             Some(mv) if mv.len() == word.len() && is_move(mv) => (1, false),
             Some(_) => {
                 // A word: the moves before it end.
-                if let Some((start, moves)) = run.take() {
-                    if moves >= ROUNDS {
-                        return LineMoves::Game(start);
-                    }
+                if let Some((_, moves)) = run.take() {
                     named |= moves >= 2;
                 }
                 continue;
@@ -2425,16 +2421,7 @@ mod tests {
                 vec!["炮二平五", "马８进７"]
             ]
         );
-        let typo = read(
-            "1. h2e2 h9g7 1-0\n第二局 1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３x 1-0\n",
-        );
-        assert_eq!(typo.len(), 2);
-        // (The last move is left to replaying, which says it cannot read it.)
-        let second = typo[1].as_ref().unwrap();
-        assert_eq!(
-            second.moves.last().unwrap().text.as_deref(),
-            Some("马２进３x")
-        );
+
         // Words glued to the move number.
         for glued in [
             "第2局：1.炮二平五 马８进７ *",
@@ -2455,6 +2442,8 @@ mod tests {
             "本局选自《象棋》杂志 第1期 1. 炮二平五\n",
             "Step 1: 1. h2e2\n",
             "第二局 1. 炮二平五 马８进７ 2. 马二进三 (完)\n",
+            "第二局 1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一平二 马２进３x 1-0\n",
+            "注：1.炮二平五 马8进7 2.马二进三 车9平8 是最常见的布局。\n",
         ] {
             let games = read(&format!(
                 "1. h2e2 h9g7 1-0\n{named}\n[Event \"b\"]\n1. c3c4 *\n"
@@ -2810,6 +2799,36 @@ mod tests {
         );
     }
 
+    /// Whatever a tag value holds, the writer writes it so that it reads back the same
+    /// (quotes, backslashes and `]` in any order).
+    #[test]
+    fn tag_values_the_writer_writes_read_back() {
+        for value in [
+            "He said \"stop\"] and left",
+            "{\"]{",
+            "a\\b",
+            "D:\\棋谱\\",
+            "\"",
+            "\\\"]",
+            "x\" ] [Site \"B\"]",
+            "]\"",
+        ] {
+            let game = Game {
+                tags: vec![
+                    ("Event".to_owned(), value.to_owned()),
+                    ("Site".to_owned(), "S".to_owned()),
+                ],
+                ..Game::default()
+            };
+            let written = crate::write::write_pgn(&[game], crate::write::PgnOptions::default());
+            let text = String::from_utf8(written.bytes).unwrap();
+            let back = read(&text).remove(0).unwrap();
+            assert_eq!(back.tag("Event"), Some(value), "{text}");
+            assert_eq!(back.tag("Site"), Some("S"), "{text}");
+            assert!(back.unread.is_empty(), "{text}: {:?}", back.unread);
+        }
+    }
+
     #[test]
     fn tag_values_to_the_closing_quote_escapes_undone() {
         for (body, value, closed) in [
@@ -2838,7 +2857,6 @@ mod tests {
             ("A\"\u{a0}]", "A", true),
             // A backslash escapes a quote or a backslash only; one ending the value is its own.
             ("D:\\棋谱\\game.pgn\"]", "D:\\棋谱\\game.pgn", true),
-            ("D:\\棋谱\\\"] [Site \"B\"]", "D:\\棋谱\\", true),
             ("x\\", "x\\", false),
         ] {
             let (read, end) = tag_value(body);

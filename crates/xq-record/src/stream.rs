@@ -253,6 +253,7 @@ impl<'r> GameStream<'r> {
                 skip: Skip::None,
                 line_start: true,
                 done: false,
+                said: Vec::new(),
             },
             eof: false,
             started: false,
@@ -494,7 +495,8 @@ impl PgnChunks<'_> {
             self.at.line_start,
             self.limits.max_game,
         )
-        .followed_by(self.follows);
+        .followed_by(self.follows)
+        .saying(std::mem::take(&mut self.at.said));
         let mut place = Place::new(self.at.offset, &self.at.replaced);
         let (from, skip, game) = loop {
             match reader.step(self.eof) {
@@ -507,7 +509,10 @@ impl PgnChunks<'_> {
                     self.at.text = String::new();
                     return;
                 }
-                Step::More { from, skip } => break (from, skip, reader.next_game()),
+                Step::More { from, skip, said } => {
+                    self.at.said = said;
+                    break (from, skip, reader.next_game());
+                }
             }
         };
         let consumed = &self.at.text[..from];
@@ -643,6 +648,7 @@ impl PgnChunks<'_> {
             .is_some_and(|&b| b == b'[');
         let clean = self.started
             && self.at.text.is_empty()
+            && self.at.said.is_empty()
             && (self.at.skip == AFTER_RESULT || (self.at.skip == Skip::None && starts_with_tags))
             && self.at.line_start
             && self.at.line == piece.line
@@ -763,6 +769,8 @@ struct Reading {
     line_start: bool,
     /// Whether the last game was read.
     done: bool,
+    /// What the next game read says first (see [`Step::More`]).
+    said: Vec<String>,
 }
 
 impl Piece {
@@ -803,6 +811,7 @@ impl Piece {
                 skip: AFTER_RESULT,
                 line_start: true,
                 done: false,
+                said: Vec::new(),
             },
             eof: self.last,
             started: true,
