@@ -811,7 +811,15 @@ impl<'a> PgnReader<'a> {
                         self.bump();
                         continue;
                     }
-                    if let Some(result) = result_token(token) {
+                    // A result token, or a result in words ending the moves' line (`红胜`,
+                    // `双方不变作和`), as Chinese records write one.
+                    let result = match result_token(token) {
+                        None if may_be_outcome_word(token) && stack.len() == 1 => {
+                            self.outcome_ending_line(token)
+                        }
+                        found => found,
+                    };
+                    if let Some(result) = result {
                         if stack.len() > 1 {
                             // Passed over from the result itself: it may be the game's end.
                             self.pos = start;
@@ -1159,6 +1167,13 @@ impl<'a> PgnReader<'a> {
                         self.skip = Skip::None;
                         return true;
                     }
+                    LineMoves::Named if self.said_before.len() > MAX_SAID => {}
+                    LineMoves::Named if self.said_before.len() == MAX_SAID => {
+                        self.said_before.push(format!(
+                            "more lines after the result of the game before hold moves numbered from 1 among words (from line {}), not read as games: not said one by one",
+                            self.line
+                        ));
+                    }
                     LineMoves::Named => {
                         let words = line.trim();
                         let shown: String = words.chars().take(SHOWN_WORDS).collect();
@@ -1324,6 +1339,27 @@ impl<'a> PgnReader<'a> {
         &self.text[start..self.pos.min(self.end)]
     }
 
+    /// `token`, just read, as a result in words ending its line ([`outcome_word`]), if it is one.
+    #[inline(never)]
+    fn outcome_ending_line(&mut self, token: &'a str) -> Option<&'a str> {
+        outcome_word(token).filter(|_| self.ends_line_here())
+    }
+
+    /// Whether only spaces stand between the reading place and its line's end (or a `;`
+    /// comment, or the text's end). What is looked at is noted.
+    fn ends_line_here(&mut self) -> bool {
+        let bytes = &self.text.as_bytes()[..self.end];
+        let mut at = self.pos;
+        loop {
+            match line_space_len(bytes.get(at..).unwrap_or_default()) {
+                0 => break,
+                space => at += space,
+            }
+        }
+        self.look((at + 2).min(bytes.len()));
+        matches!(bytes.get(at), None | Some(b'\n' | b'\r' | b';'))
+    }
+
     /// Reads a `;` comment (the reading place at its `;`) to its line's end: its text, trimmed.
     /// Whether `token`, a move number 1 at `start`, numbers a game anew: it is Red's (no
     /// continuation dots, `1...`, `1. ...`), moves were read before it (`last`, the line's last
@@ -1460,6 +1496,13 @@ fn closing_quote(body: &[u8]) -> Option<usize> {
         let q = at + i;
         match body[q] {
             b'\\' => {
+                // A backslash before the quote that ends the line's tag (`[Source "D:\棋谱\"]`,
+                // alone or before the next tag), from a tool that escapes nothing, is the
+                // value's. (A writer that escapes writes `\\"]` there; its `\"]` inside a
+                // value has more of the value after it.)
+                if body.get(q + 1) == Some(&b'"') && ends_tag_line(body, q + 2) {
+                    return Some(q + 1);
+                }
                 at = q + 2;
                 if at >= body.len() {
                     break;
@@ -1493,6 +1536,20 @@ fn closes_tag(body: &[u8], mut at: usize) -> bool {
         }
     }
     matches!(body.get(at), None | Some(b']' | b'\r' | b'\n'))
+}
+
+/// Whether what follows byte `at` of a tag's `body` is its `]` and nothing else on the line but
+/// spaces and other tags.
+fn ends_tag_line(body: &[u8], at: usize) -> bool {
+    let rest = body.get(at..).unwrap_or_default();
+    let Some(after) = rest.trim_ascii_start().strip_prefix(b"]") else {
+        return false;
+    };
+    let mut after = after;
+    while let Some(next) = tag_line_rest(after) {
+        after = next;
+    }
+    after.trim_ascii().is_empty()
 }
 
 /// The length of the UTF-8 character whose first byte is `lead`.
@@ -1662,6 +1719,36 @@ fn result_token(token: &str) -> Option<&'static str> {
     })
 }
 
+/// A result in words that ends a game's moves (`红胜`, `黑方认负`, `不变作和`): what the Result
+/// tag takes (a plain spelling as its PGN token, other words as written), if `token` is one: no
+/// move starts as one does (with a side, 和, 不 or 双), and its words read as an outcome.
+fn outcome_word(token: &str) -> Option<&str> {
+    if !may_be_outcome_word(token) {
+        return None;
+    }
+    match Outcome::parse(token)? {
+        Outcome::Unknown => None,
+        outcome if crate::game::is_plain_result(token) => Some(outcome.pgn()),
+        _ => Some(token),
+    }
+}
+
+/// Whether `token` starts as a result in words may ([`outcome_word`]): with 红, 紅, 黑, 和, 不,
+/// 双 or 雙 (told by their UTF-8 bytes: this runs for every move).
+#[inline(always)]
+fn may_be_outcome_word(token: &str) -> bool {
+    matches!(
+        token.as_bytes(),
+        [0xE7, 0xBA, 0xA2, ..]
+            | [0xE7, 0xB4, 0x85, ..]
+            | [0xE9, 0xBB, 0x91, ..]
+            | [0xE5, 0x92, 0x8C, ..]
+            | [0xE4, 0xB8, 0x8D, ..]
+            | [0xE5, 0x8F, 0x8C, ..]
+            | [0xE9, 0x9B, 0x99, ..]
+    )
+}
+
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
 #[inline]
 pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
@@ -1798,6 +1885,9 @@ fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
     }
 }
 
+/// How many lines passed over after a result are said one by one before the next game.
+const MAX_SAID: usize = 16;
+
 /// How many characters of a line passed over are shown when it is said.
 const SHOWN_WORDS: usize = 80;
 
@@ -1866,7 +1956,8 @@ fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
             }
             _ => word,
         };
-        if result_token(word).is_some() {
+        let last = rest.trim_start().is_empty() || rest.trim_start().starts_with(';');
+        if result_token(word).is_some() || (last && outcome_word(word).is_some()) {
             match run.take() {
                 Some((start, moves)) if moves >= 1 => return LineMoves::Game(start),
                 _ => continue,
@@ -2422,6 +2513,38 @@ mod tests {
             ]
         );
 
+        // Results in words ending a line of moves, as Chinese records write them.
+        assert_eq!(
+            moves(
+                "1. h2e2 h9g7 1-0\n第二局 1. 兵七进一 卒７进１ 2. 马二进三 马２进３ 红胜\n第三局 1. 炮二平五 马８进７ 黑胜\n第四局 1. c3c4 c6c5 双方不变作和\n"
+            ),
+            [
+                vec!["h2e2", "h9g7"],
+                vec!["兵七进一", "卒７进１", "马二进三", "马２进３"],
+                vec!["炮二平五", "马８进７"],
+                vec!["c3c4", "c6c5"]
+            ]
+        );
+        let worded = read(
+            "[Event \"a\"]\n\n1. h2e2 h9g7 红胜\n\n[Event \"b\"]\n\n1. h2e2 不变作和 ; noted\n\n[Event \"c\"]\n\n1. h2e2 红胜 2. h9g7 *\n",
+        );
+        let results: Vec<_> = worded
+            .iter()
+            .map(|g| g.as_ref().unwrap().tag("Result").map(str::to_owned))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                Some("1-0".to_owned()),
+                Some("不变作和".to_owned()),
+                Some("*".to_owned())
+            ]
+        );
+        // (Not ending its line: a word among the moves, which replaying says.)
+        assert_eq!(
+            texts(&worded[2].as_ref().unwrap().moves),
+            ["h2e2", "红胜", "h9g7"]
+        );
         // Words glued to the move number.
         for glued in [
             "第2局：1.炮二平五 马８进７ *",
@@ -2457,6 +2580,13 @@ mod tests {
                 "{named}: {said:?}"
             );
         }
+        // Many such lines: said one by one up to a bound, then together.
+        let many = format!(
+            "1. h2e2 h9g7 1-0\n{}[Event \"b\"]\n1. c3c4 *\n",
+            "注 1. 炮二平五 马８进７ 是常见的\n".repeat(40)
+        );
+        let games = read(&many);
+        assert_eq!(games[1].as_ref().unwrap().unread.len(), MAX_SAID + 1);
         // Not a move 1 (a later move named in words, a number with no move), or one in a
         // comment, or one move named in words: words.
         for words in [
@@ -2829,6 +2959,40 @@ mod tests {
         }
     }
 
+    /// The bytes looked for are those of the characters a result in words starts with; no
+    /// move starts so.
+    #[test]
+    fn outcome_words_are_told_by_their_first_bytes() {
+        for c in ['红', '紅', '黑', '和', '不', '双', '雙'] {
+            assert!(may_be_outcome_word(&format!("{c}胜")), "{c}");
+        }
+        for mv in [
+            "车一平二",
+            "馬８進７",
+            "炮二平五",
+            "兵七进一",
+            "前马退六",
+            "後車平四",
+            "中兵进一",
+            "一路兵进一",
+        ] {
+            assert!(!may_be_outcome_word(mv), "{mv}");
+        }
+        assert_eq!(outcome_word("红胜"), Some("1-0"));
+        assert_eq!(outcome_word("黑方认负"), Some("黑方认负"));
+        assert_eq!(outcome_word("和棋"), Some("1/2-1/2"));
+        assert_eq!(outcome_word("红先"), None);
+    }
+
+    #[test]
+    fn a_path_ending_in_a_backslash_keeps_the_tags_after_it() {
+        let game = &read("[Event \"E\"] [Source \"D:\\棋谱\\\"] [Site \"S\"]\n\n1. h2e2 *\n")[0];
+        let game = game.as_ref().unwrap();
+        assert_eq!(game.tag("Source"), Some("D:\\棋谱\\"));
+        assert_eq!(game.tag("Site"), Some("S"));
+        assert!(game.unread.is_empty(), "{:?}", game.unread);
+    }
+
     #[test]
     fn tag_values_to_the_closing_quote_escapes_undone() {
         for (body, value, closed) in [
@@ -2857,6 +3021,14 @@ mod tests {
             ("A\"\u{a0}]", "A", true),
             // A backslash escapes a quote or a backslash only; one ending the value is its own.
             ("D:\\棋谱\\game.pgn\"]", "D:\\棋谱\\game.pgn", true),
+            // A backslash before the quote ending the line's tags is the value's.
+            ("D:\\棋谱\\\"]", "D:\\棋谱\\", true),
+            ("D:\\棋谱\\\"] [Site \"S\"]", "D:\\棋谱\\", true),
+            (
+                "He said \\\"stop\\\"] and left\"]",
+                "He said \"stop\"] and left",
+                true,
+            ),
             ("x\\", "x\\", false),
         ] {
             let (read, end) = tag_value(body);
