@@ -855,6 +855,11 @@ impl<'a> PgnReader<'a> {
                                     self.line
                                 ));
                             }
+                            // Words of a result the tag gives already (`黑方超时判负`): kept
+                            // after the last move, as its comment.
+                            Some(_) if result_token(result).is_none() => {
+                                attach_comment(game, &mut stack, &mut pending, result.to_owned());
+                            }
                             Some(_) => {}
                         }
                         self.read_closing_comments(game, &mut stack, &mut pending);
@@ -1542,14 +1547,23 @@ fn closes_tag(body: &[u8], mut at: usize) -> bool {
 /// spaces and other tags.
 fn ends_tag_line(body: &[u8], at: usize) -> bool {
     let rest = body.get(at..).unwrap_or_default();
-    let Some(after) = rest.trim_ascii_start().strip_prefix(b"]") else {
+    let Some(mut after) = after_line_spaces(rest).strip_prefix(b"]") else {
         return false;
     };
-    let mut after = after;
     while let Some(next) = tag_line_rest(after) {
         after = next;
     }
-    after.trim_ascii().is_empty()
+    after_line_spaces(after).is_empty()
+}
+
+/// `bytes` after the spaces they start with within their line (full-width ones too).
+fn after_line_spaces(mut bytes: &[u8]) -> &[u8] {
+    loop {
+        match line_space_len(bytes) {
+            0 => return bytes,
+            space => bytes = &bytes[space..],
+        }
+    }
 }
 
 /// The length of the UTF-8 character whose first byte is `lead`.
@@ -1719,11 +1733,38 @@ fn result_token(token: &str) -> Option<&'static str> {
     })
 }
 
-/// A result in words that ends a game's moves (`红胜`, `黑方认负`, `不变作和`): what the Result
-/// tag takes (a plain spelling as its PGN token, other words as written), if `token` is one: no
-/// move starts as one does (with a side, 和, 不 or 双), and its words read as an outcome.
+/// A result in words that ends a game's moves (`红胜`, `黑方认负`, `双方不变作和`): what the
+/// Result tag takes (a plain spelling as its PGN token, other words as written), if `token` is
+/// one. Shaped as a verdict: a side (红, 紅, 黑, with 方 or 先 or not) and words ending in what it
+/// did (胜, 负, 获胜, 认负 …), or a draw (和, 和棋, 和局, 作和 …); and its words read as an outcome.
+/// A judgement of the position (`和势`, `红胜势`, `红方提和`) is none: no move starts as one does
+/// (with a side, 和, 不 or 双).
 fn outcome_word(token: &str) -> Option<&str> {
+    const WINS: [&str; 10] = [
+        "胜", "勝", "负", "負", "获胜", "獲勝", "认负", "認負", "判负", "判負",
+    ];
+    const DRAWS: [&str; 6] = ["和", "和棋", "和局", "作和", "判和", "成和"];
     if !may_be_outcome_word(token) {
+        return None;
+    }
+    let sided = token.starts_with(['红', '紅', '黑']);
+    // (What the side did, after it: `红先和`.)
+    let did = token
+        .get(3..)
+        .map(|rest| rest.strip_prefix(['方', '先']).unwrap_or(rest))
+        .unwrap_or_default();
+    let shaped = if sided {
+        DRAWS.contains(&did)
+            || WINS.iter().any(|w| token.ends_with(w))
+            || ["作和", "判和", "成和", "和棋", "和局"]
+                .iter()
+                .any(|w| token.ends_with(w))
+    } else {
+        DRAWS.contains(&token)
+            || (token.starts_with(['不', '双', '雙'])
+                && ["作和", "判和", "成和"].iter().any(|w| token.ends_with(w)))
+    };
+    if !shaped {
         return None;
     }
     match Outcome::parse(token)? {
@@ -2540,6 +2581,25 @@ mod tests {
                 Some("*".to_owned())
             ]
         );
+        // Judgements of the position are no results; words of a result the tag gives already
+        // are kept after the last move.
+        for judged in ["和势", "黑胜势", "红方提和，黑方拒绝", "红车和马", "红胜定"]
+        {
+            assert_eq!(outcome_word(judged), None, "{judged}");
+        }
+        assert_eq!(outcome_word("红先和"), Some("1/2-1/2"));
+        assert_eq!(outcome_word("黑方超时判负"), Some("黑方超时判负"));
+        let games = read("[Result \"1-0\"]\n\n1. h2e2 h9g7 黑方超时判负\n");
+        let game = games[0].as_ref().unwrap();
+        assert_eq!(game.tag("Result"), Some("1-0"));
+        assert_eq!(game.moves[1].comment.as_deref(), Some("黑方超时判负"));
+        // A judgement ending a line of a game's moves does not end the game.
+        let games = read("[Event \"a\"]\n\n1. h2e2 h9g7 和势\n2. h0g2 i9h9 1-0\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(
+            texts(&games[0].as_ref().unwrap().moves),
+            ["h2e2", "h9g7", "和势", "h0g2", "i9h9"]
+        );
         // (Not ending its line: a word among the moves, which replaying says.)
         assert_eq!(
             texts(&worded[2].as_ref().unwrap().moves),
@@ -3024,6 +3084,7 @@ mod tests {
             // A backslash before the quote ending the line's tags is the value's.
             ("D:\\棋谱\\\"]", "D:\\棋谱\\", true),
             ("D:\\棋谱\\\"] [Site \"S\"]", "D:\\棋谱\\", true),
+            ("D:\\棋谱\\\"\u{3000}]", "D:\\棋谱\\", true),
             (
                 "He said \\\"stop\\\"] and left\"]",
                 "He said \"stop\"] and left",
