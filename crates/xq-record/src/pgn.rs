@@ -811,8 +811,8 @@ impl<'a> PgnReader<'a> {
                         self.bump();
                         continue;
                     }
-                    // A result token, or a result in words ending the moves' line (`红胜`,
-                    // `双方不变作和`), as Chinese records write one.
+                    // A result token, or a plain result in words ending the moves' line
+                    // (`红胜`, `和棋`), as Chinese records write one.
                     let result = match result_token(token) {
                         None if may_be_outcome_word(token) && stack.len() == 1 => {
                             self.outcome_ending_line(token)
@@ -854,11 +854,6 @@ impl<'a> PgnReader<'a> {
                                     "the result {result} that ends the moves (line {}), which the Result tag \"{tag}\" does not give: the tag is kept",
                                     self.line
                                 ));
-                            }
-                            // Words of a result the tag gives already (`黑方超时判负`): kept
-                            // after the last move, as its comment.
-                            Some(_) if result_token(result).is_none() => {
-                                attach_comment(game, &mut stack, &mut pending, result.to_owned());
                             }
                             Some(_) => {}
                         }
@@ -1733,44 +1728,19 @@ fn result_token(token: &str) -> Option<&'static str> {
     })
 }
 
-/// A result in words that ends a game's moves (`红胜`, `黑方认负`, `双方不变作和`): what the
-/// Result tag takes (a plain spelling as its PGN token, other words as written), if `token` is
-/// one. Shaped as a verdict: a side (红, 紅, 黑, with 方 or 先 or not) and words ending in what it
-/// did (胜, 负, 获胜, 认负 …), or a draw (和, 和棋, 和局, 作和 …); and its words read as an outcome.
-/// A judgement of the position (`和势`, `红胜势`, `红方提和`) is none: no move starts as one does
-/// (with a side, 和, 不 or 双).
-fn outcome_word(token: &str) -> Option<&str> {
-    const WINS: [&str; 10] = [
-        "胜", "勝", "负", "負", "获胜", "獲勝", "认负", "認負", "判负", "判負",
-    ];
-    const DRAWS: [&str; 6] = ["和", "和棋", "和局", "作和", "判和", "成和"];
-    if !may_be_outcome_word(token) {
-        return None;
-    }
-    let sided = token.starts_with(['红', '紅', '黑']);
-    // (What the side did, after it: `红先和`.)
-    let did = token
-        .get(3..)
-        .map(|rest| rest.strip_prefix(['方', '先']).unwrap_or(rest))
-        .unwrap_or_default();
-    let shaped = if sided {
-        DRAWS.contains(&did)
-            || WINS.iter().any(|w| token.ends_with(w))
-            || ["作和", "判和", "成和", "和棋", "和局"]
-                .iter()
-                .any(|w| token.ends_with(w))
-    } else {
-        DRAWS.contains(&token)
-            || (token.starts_with(['不', '双', '雙'])
-                && ["作和", "判和", "成和"].iter().any(|w| token.ends_with(w)))
-    };
-    if !shaped {
+/// A result in words that ends a game's moves, as Chinese records write one: a plain spelling
+/// of an outcome ([`is_plain_result`](crate::game::is_plain_result): `红胜`, `黑负`, `红先和`,
+/// `和棋`), read as its PGN token. Words saying more (`黑方超时判负`, `红方必胜`, `和势`) are
+/// none: a verdict cannot be told from a judgement of the position by its words, and read as a
+/// move such a word is said by replaying, not taken for the game's end. No move starts as a
+/// result in words does ([`may_be_outcome_word`]).
+fn outcome_word(token: &str) -> Option<&'static str> {
+    if !may_be_outcome_word(token) || !crate::game::is_plain_result(token) {
         return None;
     }
     match Outcome::parse(token)? {
         Outcome::Unknown => None,
-        outcome if crate::game::is_plain_result(token) => Some(outcome.pgn()),
-        _ => Some(token),
+        outcome => Some(outcome.pgn()),
     }
 }
 
@@ -2557,7 +2527,7 @@ mod tests {
         // Results in words ending a line of moves, as Chinese records write them.
         assert_eq!(
             moves(
-                "1. h2e2 h9g7 1-0\n第二局 1. 兵七进一 卒７进１ 2. 马二进三 马２进３ 红胜\n第三局 1. 炮二平五 马８进７ 黑胜\n第四局 1. c3c4 c6c5 双方不变作和\n"
+                "1. h2e2 h9g7 1-0\n第二局 1. 兵七进一 卒７进１ 2. 马二进三 马２进３ 红胜\n第三局 1. 炮二平五 马８进７ 黑胜\n第四局 1. c3c4 c6c5 和棋\n"
             ),
             [
                 vec!["h2e2", "h9g7"],
@@ -2567,7 +2537,7 @@ mod tests {
             ]
         );
         let worded = read(
-            "[Event \"a\"]\n\n1. h2e2 h9g7 红胜\n\n[Event \"b\"]\n\n1. h2e2 不变作和 ; noted\n\n[Event \"c\"]\n\n1. h2e2 红胜 2. h9g7 *\n",
+            "[Event \"a\"]\n\n1. h2e2 h9g7 红胜\n\n[Event \"b\"]\n\n1. h2e2 红先和 ; noted\n\n[Event \"c\"]\n\n1. h2e2 红胜 2. h9g7 *\n",
         );
         let results: Vec<_> = worded
             .iter()
@@ -2577,22 +2547,27 @@ mod tests {
             results,
             [
                 Some("1-0".to_owned()),
-                Some("不变作和".to_owned()),
+                Some("1/2-1/2".to_owned()),
                 Some("*".to_owned())
             ]
         );
-        // Judgements of the position are no results; words of a result the tag gives already
-        // are kept after the last move.
-        for judged in ["和势", "黑胜势", "红方提和，黑方拒绝", "红车和马", "红胜定"]
-        {
-            assert_eq!(outcome_word(judged), None, "{judged}");
+        // Words saying more than an outcome are no result (a verdict cannot be told from a
+        // judgement of the position): read as moves, which replaying says.
+        for words in [
+            "和势",
+            "黑胜势",
+            "红方提和，黑方拒绝",
+            "红车和马",
+            "红胜定",
+            "红方必胜",
+            "黑方不负",
+            "黑龙江赵国荣胜",
+            "黑方超时判负",
+        ] {
+            assert_eq!(outcome_word(words), None, "{words}");
         }
         assert_eq!(outcome_word("红先和"), Some("1/2-1/2"));
-        assert_eq!(outcome_word("黑方超时判负"), Some("黑方超时判负"));
-        let games = read("[Result \"1-0\"]\n\n1. h2e2 h9g7 黑方超时判负\n");
-        let game = games[0].as_ref().unwrap();
-        assert_eq!(game.tag("Result"), Some("1-0"));
-        assert_eq!(game.moves[1].comment.as_deref(), Some("黑方超时判负"));
+        assert_eq!(outcome_word("红胜。"), Some("1-0"));
         // A judgement ending a line of a game's moves does not end the game.
         let games = read("[Event \"a\"]\n\n1. h2e2 h9g7 和势\n2. h0g2 i9h9 1-0\n");
         assert_eq!(games.len(), 1);
@@ -3039,7 +3014,7 @@ mod tests {
             assert!(!may_be_outcome_word(mv), "{mv}");
         }
         assert_eq!(outcome_word("红胜"), Some("1-0"));
-        assert_eq!(outcome_word("黑方认负"), Some("黑方认负"));
+        assert_eq!(outcome_word("黑方认负"), None);
         assert_eq!(outcome_word("和棋"), Some("1/2-1/2"));
         assert_eq!(outcome_word("红先"), None);
     }
