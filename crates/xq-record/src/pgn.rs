@@ -1157,8 +1157,9 @@ impl<'a> PgnReader<'a> {
                     LineMoves::Game(at) => {
                         // The next game, written on after words heading it: read from its first
                         // move, the words said by it.
-                        let words = &self.text
-                            [words_at.min(self.pos + at)..self.pos + line[..at].trim_end().len()];
+                        // (Never past the move: what stands before it is trimmed.)
+                        let to = self.pos + line[..at].trim_end().len();
+                        let words = &self.text[words_at.min(to)..to];
                         self.said_before.push(format!(
                             "the words before the game's first move on its line {}, not read: {words}",
                             self.line
