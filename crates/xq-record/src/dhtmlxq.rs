@@ -194,10 +194,13 @@ fn next_marker(text: &str) -> Option<usize> {
     })
 }
 
-/// The fields of `text` opened and never closed, which `closed` (where the values of its closed
-/// ones stand, in order) does not hold: name, and where the value stands (up to the next
+/// The fields of `text` opened and never closed, which `closed` (its closed ones, in order: name
+/// and where the value stands) does not hold: name, and where the value stands (up to the next
 /// DhtmlXQ marker, or the end). An opening inside a closed field's value is that value's text.
-fn unclosed_fields<'t>(text: &'t str, closed: &[Range<usize>]) -> Vec<(&'t str, Range<usize>)> {
+fn unclosed_fields<'t>(
+    text: &'t str,
+    closed: &[(&str, Range<usize>)],
+) -> Vec<(&'t str, Range<usize>)> {
     const OPEN: &str = "[DhtmlXQ_";
     let mut out = Vec::new();
     for (start, _) in text.match_indices(OPEN) {
@@ -206,14 +209,14 @@ fn unclosed_fields<'t>(text: &'t str, closed: &[Range<usize>]) -> Vec<(&'t str, 
         };
         let at = start + OPEN.len() + name.len() + 1;
         // The closed field starting last at or before this opening.
-        let before = closed.partition_point(|value| value.start <= at);
+        let before = closed.partition_point(|(_, value)| value.start <= at);
         let inside = before
             .checked_sub(1)
-            .is_some_and(|i| closed[i].end >= start);
+            .is_some_and(|i| closed[i].1.end >= start);
         if inside
             || closed
                 .get(before.wrapping_sub(1))
-                .is_some_and(|value| value.start == at)
+                .is_some_and(|(_, value)| value.start == at)
         {
             continue;
         }
@@ -230,10 +233,8 @@ pub(crate) fn value_spans(text: &str) -> Vec<Range<usize>> {
     // Record by record, as the reader reads them (a field left open in one is never closed by
     // the next one's closing).
     for record in records(text) {
-        let body = &text[record.clone()];
-        let mut values: Vec<Range<usize>> = field_spans(body).map(|(_, value)| value).collect();
-        let unclosed = unclosed_fields(body, &values);
-        values.extend(unclosed.into_iter().map(|(_, value)| value));
+        let (fields, _) = field_values(&text[record.clone()]);
+        let mut values: Vec<Range<usize>> = fields.into_iter().map(|(_, value)| value).collect();
         values.sort_unstable_by_key(|value| value.start);
         spans.extend(
             values
@@ -244,11 +245,15 @@ pub(crate) fn value_spans(text: &str) -> Vec<Range<usize>> {
     spans
 }
 
-/// The fields of a text ([`field_spans`]): name, value, where the value starts.
-fn fields(text: &str) -> Vec<(String, String, usize)> {
-    field_spans(text)
-        .map(|(name, value)| (name.to_owned(), text[value.clone()].to_owned(), value.start))
-        .collect()
+/// The fields of a record as its reader takes them: the closed ones ([`field_spans`]), in
+/// order, then those never closed ([`unclosed_fields`]); each name and where its value stands;
+/// and how many are closed.
+fn field_values(text: &str) -> (Vec<(&str, Range<usize>)>, usize) {
+    let mut fields: Vec<(&str, Range<usize>)> = field_spans(text).collect();
+    let closed = fields.len();
+    let unclosed = unclosed_fields(text, &fields);
+    fields.extend(unclosed);
+    (fields, closed)
 }
 
 /// A value as a field holds it: the characters that would end the field or be read as a line
@@ -412,19 +417,13 @@ fn newlines(text: &str) -> u32 {
 
 /// Reads the record `text`, which starts at byte `base` and line `line` of the text read.
 pub(crate) fn read_one(text: &str, base: usize, line: u32) -> Result<Game, ReadError> {
-    let mut fields = fields(text);
     // Fields never closed (a page cut short, a closing misspelt), read to the next marker,
     // after the closed ones (which are read first when a name has both), and said.
-    let closed = fields.len();
-    let spans: Vec<Range<usize>> = fields
-        .iter()
-        .map(|(_, value, at)| *at..at + value.len())
+    let (found, closed) = field_values(text);
+    let fields: Vec<(String, String, usize)> = found
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), text[value.clone()].to_owned(), value.start))
         .collect();
-    fields.extend(
-        unclosed_fields(text, &spans)
-            .into_iter()
-            .map(|(name, value)| (name.to_owned(), text[value.clone()].to_owned(), value.start)),
-    );
     // Each name's field, found at once (a record may have a field for every move): the first
     // with a value, else the first. Of the others given with a value, how many differ from it.
     let mut first: HashMap<&str, usize> = HashMap::with_capacity(fields.len());
@@ -808,6 +807,13 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// The fields of a text ([`field_spans`]): name, value, where the value starts.
+    fn fields(text: &str) -> Vec<(String, String, usize)> {
+        field_spans(text)
+            .map(|(name, value)| (name.to_owned(), text[value.clone()].to_owned(), value.start))
+            .collect()
+    }
 
     /// Every field of a dpxq record, with one move.
     const FULL: &str = "[DhtmlXQ]

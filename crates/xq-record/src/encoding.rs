@@ -768,32 +768,44 @@ pub(crate) fn has_lone_cr(text: &str) -> bool {
     memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'))
 }
 
-/// A lone CR becomes LF (if `cr_lines`); a byte-order mark at a line's start becomes spaces
-/// as long as it is in the file (`mark`: three in UTF-8, one in UTF-16, where a space is two
-/// bytes), so that offsets hold. `line_start` says whether the text starts a line, and is
-/// left saying whether the next does.
+/// `text` with each CR that no LF follows made a LF (the same length: places hold): how the
+/// readers of records read by lines (PGN, move lists; any record in a file whose first line
+/// ends so) take a lone CR. For showing a file's lines as they were read.
+pub fn end_lines_at_lone_crs(text: String) -> String {
+    if !has_lone_cr(&text) {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    // (A CR and a LF are whole characters: the text stays UTF-8.)
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A lone CR becomes LF (if `cr_lines`, [`end_lines_at_lone_crs`]); a byte-order mark at a
+/// line's start becomes spaces as long as it is in the file (`mark`: three in UTF-8, one in
+/// UTF-16, where a space is two bytes), so that offsets hold. `line_start` says whether the text
+/// starts a line, and is left saying whether the next does.
 fn normalise_line_starts(text: &mut String, cr_lines: bool, mark: &str, line_start: &mut bool) {
-    if !(text.contains('\u{feff}') || (cr_lines && has_lone_cr(text))) {
+    if cr_lines && has_lone_cr(text) {
+        *text = end_lines_at_lone_crs(std::mem::take(text));
+    }
+    if !text.contains('\u{feff}') {
         if !text.is_empty() {
             *line_start = text.ends_with('\n');
         }
         return;
     }
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' if cr_lines && chars.peek() != Some(&'\n') => {
-                out.push('\n');
-                *line_start = true;
-                continue;
-            }
-            '\u{feff}' if *line_start => {
-                out.push_str(mark);
-                continue;
-            }
-            _ => out.push(c),
+    for c in text.chars() {
+        if c == '\u{feff}' && *line_start {
+            out.push_str(mark);
+            continue;
         }
+        out.push(c);
         *line_start = c == '\n';
     }
     *text = out;

@@ -197,13 +197,14 @@ fn tag_lines(text: &str) -> impl Iterator<Item = usize> {
 /// lost unsaid (reading the file as PGN reads both). Said by the first game read (a warning:
 /// the page may show a record's game again as PGN); as an error when none was read.
 fn pgn_beside_records(text: &str, games: &mut Vec<Result<Game, ReadError>>) {
-    if first_tag_line(text).is_none() {
+    let mut tag_lines = tag_lines(text).peekable();
+    if tag_lines.peek().is_none() {
         return;
     }
     let values = dhtmlxq::value_spans(text);
     // Tag lines and values in order, walked together.
     let mut next = 0;
-    let Some(at) = tag_lines(text).find(|&at| {
+    let Some(at) = tag_lines.find(|&at| {
         while values.get(next).is_some_and(|value| value.end <= at) {
             next += 1;
         }
@@ -526,6 +527,12 @@ mod tests {
     /// among games): PGN, read record by record, unless named as a DhtmlXQ page.
     #[test]
     fn pgn_and_dhtmlxq_together_are_pgn_unless_named_a_page() {
+        // The games of `text` in a file named as a DhtmlXQ page.
+        let page_games = |text: &str| {
+            read(text.as_bytes(), Some("ubb"), ReadOptions::default())
+                .unwrap()
+                .games
+        };
         let pgn_first = format!("{TAGS}{{{UBB}}} 1. h2e2 *\n");
         let ubb_first = format!("{UBB}\n{TAGS}1. h2e2 *\n");
         for text in [pgn_first, ubb_first] {
@@ -554,9 +561,7 @@ mod tests {
         // Named as a page: its records are read, and a PGN game beside them is said, with the
         // line of its tags (not lost unsaid); a tag line in a record's field is the field's.
         let text = format!("{UBB}\n{TAGS}1. h2e2 *\n");
-        let games = read(text.as_bytes(), Some("ubb"), ReadOptions::default())
-            .unwrap()
-            .games;
+        let games = page_games(&text);
         assert_eq!(games.len(), 1);
         let said = &games[0].as_ref().unwrap().unread;
         assert_eq!(said.len(), 1, "{said:?}");
@@ -566,9 +571,7 @@ mod tests {
         );
         // No record read: an error, placed.
         let broken = text.replace("7747", "77");
-        let games = read(broken.as_bytes(), Some("ubb"), ReadOptions::default())
-            .unwrap()
-            .games;
+        let games = page_games(&broken);
         assert_eq!(games.len(), 2, "{games:?}");
         let said = games[1].as_ref().unwrap_err();
         assert_eq!((said.line, said.offset), (Some(7), Some(UBB.len() - 1)));
@@ -577,9 +580,7 @@ mod tests {
             "[DhtmlXQ_movelist]",
             "[DhtmlXQ_comment0]note\n[Event \"q\"]\nend\n[DhtmlXQ_movelist]",
         );
-        let games = read(unclosed.as_bytes(), Some("ubb"), ReadOptions::default())
-            .unwrap()
-            .games;
+        let games = page_games(&unclosed);
         assert!(
             games[0]
                 .as_ref()
@@ -600,9 +601,7 @@ mod tests {
             "[DhtmlXQ_comment0]x[/DhtmlXQ_comment0][DhtmlXQ_movelist]",
         );
         let between = format!("{open}{TAGS}1. h2e2 *\n{closed}");
-        let games = read(between.as_bytes(), Some("ubb"), ReadOptions::default())
-            .unwrap()
-            .games;
+        let games = page_games(&between);
         assert_eq!(games.len(), 2);
         let said = &games[0].as_ref().unwrap().unread;
         assert!(
@@ -610,9 +609,7 @@ mod tests {
             "{said:?}"
         );
         let quoted = format!("{}{UBB}", UBB.replace("a \"b\" c", "\n[Event \"x\"]\n"));
-        let games = read(quoted.as_bytes(), Some("ubb"), ReadOptions::default())
-            .unwrap()
-            .games;
+        let games = page_games(&quoted);
         assert!(games.iter().all(Result::is_ok), "{games:?}");
         // The format given: read as given.
         let given = ReadOptions {

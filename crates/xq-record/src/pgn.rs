@@ -946,13 +946,7 @@ impl<'a> PgnReader<'a> {
     ) {
         loop {
             // Spaces within the line.
-            loop {
-                let rest = &self.text.as_bytes()[self.pos.min(self.end)..self.end];
-                match line_space_len(rest) {
-                    0 => break,
-                    space => self.pos += space,
-                }
-            }
+            self.pos += line_spaces_len(&self.text.as_bytes()[self.pos.min(self.end)..self.end]);
             match self.peek_byte() {
                 Some(b'{') => {
                     let from = self.pos + 1;
@@ -1051,12 +1045,7 @@ impl<'a> PgnReader<'a> {
             return false;
         }
         loop {
-            loop {
-                match line_space_len(&bytes[at.min(bytes.len())..]) {
-                    0 => break,
-                    space => at += space,
-                }
-            }
+            at += line_spaces_len(bytes.get(at..).unwrap_or_default());
             let Some(&b) = bytes.get(at) else {
                 self.look(at);
                 return true;
@@ -1350,13 +1339,7 @@ impl<'a> PgnReader<'a> {
     /// comment, or the text's end). What is looked at is noted.
     fn ends_line_here(&mut self) -> bool {
         let bytes = &self.text.as_bytes()[..self.end];
-        let mut at = self.pos;
-        loop {
-            match line_space_len(bytes.get(at..).unwrap_or_default()) {
-                0 => break,
-                space => at += space,
-            }
-        }
+        let at = self.pos + line_spaces_len(bytes.get(self.pos..).unwrap_or_default());
         self.look((at + 2).min(bytes.len()));
         matches!(bytes.get(at), None | Some(b'\n' | b'\r' | b';'))
     }
@@ -1529,14 +1512,9 @@ fn closing_quote(body: &[u8]) -> Option<usize> {
 
 /// Whether what follows byte `at` of a tag's `body` closes it: spaces, then its `]` or the
 /// line's end.
-fn closes_tag(body: &[u8], mut at: usize) -> bool {
-    loop {
-        match line_space_len(body.get(at..).unwrap_or_default()) {
-            0 => break,
-            space => at += space,
-        }
-    }
-    matches!(body.get(at), None | Some(b']' | b'\r' | b'\n'))
+fn closes_tag(body: &[u8], at: usize) -> bool {
+    let after = after_line_spaces(body.get(at..).unwrap_or_default());
+    matches!(after.first(), None | Some(b']' | b'\r' | b'\n'))
 }
 
 /// Whether what follows byte `at` of a tag's `body` is its `]` and nothing else on the line but
@@ -1553,13 +1531,8 @@ fn ends_tag_line(body: &[u8], at: usize) -> bool {
 }
 
 /// `bytes` after the spaces they start with within their line (full-width ones too).
-fn after_line_spaces(mut bytes: &[u8]) -> &[u8] {
-    loop {
-        match line_space_len(bytes) {
-            0 => return bytes,
-            space => bytes = &bytes[space..],
-        }
-    }
+fn after_line_spaces(bytes: &[u8]) -> &[u8] {
+    &bytes[line_spaces_len(bytes)..]
 }
 
 /// The length of the UTF-8 character whose first byte is `lead`.
@@ -1658,14 +1631,7 @@ fn is_tag_line_going_on(line: &[u8]) -> bool {
 
 /// What follows the `"]` of a line that starts (after spaces) `[Name "`, if it does.
 fn tag_line_rest(line: &[u8]) -> Option<&[u8]> {
-    let mut at = 0;
-    loop {
-        match line_space_len(&line[at..]) {
-            0 => break,
-            space => at += space,
-        }
-    }
-    let rest = line[at..].strip_prefix(b"[")?;
+    let rest = after_line_spaces(line).strip_prefix(b"[")?;
     let name = rest
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
@@ -1682,6 +1648,16 @@ fn tag_line_rest(line: &[u8]) -> Option<&[u8]> {
     // (The first `"]`: `[Event "Cup"] and [Site "B"]` in a comment is no tag line alone.)
     let close = memchr::memmem::find(value, b"\"]")?;
     Some(&value[close + 2..])
+}
+
+/// The length of the spaces `bytes` start with within a line, one after another
+/// ([`line_space_len`]).
+fn line_spaces_len(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let space @ 1.. = line_space_len(&bytes[at..]) {
+        at += space;
+    }
+    at
 }
 
 /// The length of the space `bytes` start with within a line (ASCII white space but LF, or a
@@ -1869,31 +1845,80 @@ fn continuation_dots(token: &str) -> bool {
 /// dots alone are no word), if it has one; `in_comment` says whether a `{` comment is open at the
 /// line's start, and is left saying whether one is open after the part looked at.
 fn first_word<'t>(line: &'t str, in_comment: &mut bool) -> Option<&'t str> {
-    let mut rest = line;
-    loop {
-        if *in_comment {
-            let close = rest.find('}')?;
-            rest = &rest[close + 1..];
-            *in_comment = false;
+    let mut words = OutsideComments::new(line, *in_comment);
+    let found = loop {
+        let Some((_, word)) = words.next() else {
+            break None;
+        };
+        // (A delimiter or a space the tokenizer stops at is no word, and ends the looking.)
+        if token_len(word.as_bytes()) == 0 {
+            break None;
         }
-        rest = rest.trim_start();
-        match rest.as_bytes().first() {
-            None | Some(b';') => return None,
-            Some(b'{') => {
-                *in_comment = true;
-                rest = &rest[1..];
-                continue;
-            }
-            _ => {}
-        }
-        let end = token_len(rest.as_bytes());
-        let (word, after) = rest.split_at(end);
         // Move numbers and the dots of a continuation (`1.`, `1...`, `…`) are passed.
-        let number = strip_move_number(word).is_none_or(continuation_dots);
-        if !number || word.is_empty() {
-            return Some(word).filter(|w| !w.is_empty());
+        if !strip_move_number(word).is_none_or(continuation_dots) {
+            break Some(word);
         }
-        rest = after;
+    };
+    *in_comment = words.in_comment;
+    found
+}
+
+/// The words of a line outside its comments (`{ … }`, `;` to the line's end), each with where
+/// it starts in the line: as the movetext tokenizer cuts them, and a delimiter it stops at (`(`,
+/// `]` …) a word of its own.
+struct OutsideComments<'t> {
+    line: &'t str,
+    /// What is left to look at.
+    rest: &'t str,
+    /// Whether a `{` comment is open there.
+    in_comment: bool,
+}
+
+impl<'t> OutsideComments<'t> {
+    /// The words of `line`, at whose start a `{` comment is open if `in_comment`.
+    fn new(line: &'t str, in_comment: bool) -> OutsideComments<'t> {
+        OutsideComments {
+            line,
+            rest: line,
+            in_comment,
+        }
+    }
+
+    /// Whether nothing but spaces or a `;` comment is left on the line.
+    fn at_end(&self) -> bool {
+        let rest = self.rest.trim_start();
+        rest.is_empty() || rest.starts_with(';')
+    }
+}
+
+impl<'t> Iterator for OutsideComments<'t> {
+    type Item = (usize, &'t str);
+
+    fn next(&mut self) -> Option<(usize, &'t str)> {
+        loop {
+            if self.in_comment {
+                let close = self.rest.find('}')?;
+                self.rest = &self.rest[close + 1..];
+                self.in_comment = false;
+            }
+            self.rest = self.rest.trim_start();
+            match self.rest.as_bytes().first() {
+                None | Some(b';') => return None,
+                Some(b'{') => {
+                    self.in_comment = true;
+                    self.rest = &self.rest[1..];
+                }
+                _ => break,
+            }
+        }
+        let end = match token_len(self.rest.as_bytes()) {
+            0 => self.rest.chars().next().map_or(1, char::len_utf8),
+            len => len,
+        };
+        let at = self.line.len() - self.rest.len();
+        let (word, after) = self.rest.split_at(end);
+        self.rest = after;
+        Some((at, word))
     }
 }
 
@@ -1924,7 +1949,7 @@ enum LineMoves {
 /// `红胜` with no result, a typo) or one ending the line, are said, not read (reading them as a
 /// game would pass over what follows to the next result); one then words (`after 1. 炮二平五
 /// Black should play 马８进７`) are words.
-fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
+fn moves_on_line(line: &str, in_comment: bool) -> LineMoves {
     let is_move = |word: &str| {
         !word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && xq_notation::parse(word.trim_end_matches(MARKS)).is_ok()
@@ -1934,31 +1959,8 @@ fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
     // A move 1 where moves start, and how many moves follow it so far.
     let mut run: Option<(usize, u32)> = None;
     let mut named = false;
-    let mut rest = line;
-    loop {
-        if in_comment {
-            let Some(close) = rest.find('}') else { break };
-            rest = &rest[close + 1..];
-            in_comment = false;
-        }
-        rest = rest.trim_start();
-        match rest.as_bytes().first() {
-            None | Some(b';') => break,
-            Some(b'{') => {
-                in_comment = true;
-                rest = &rest[1..];
-                continue;
-            }
-            _ => {}
-        }
-        let end = match token_len(rest.as_bytes()) {
-            // A delimiter (`(`, `]` …) alone.
-            0 => rest.chars().next().map_or(1, char::len_utf8),
-            len => len,
-        };
-        let (word, after) = rest.split_at(end);
-        let mut at = line.len() - rest.len();
-        rest = after;
+    let mut words = OutsideComments::new(line, in_comment);
+    while let Some((mut at, word)) = words.next() {
         // Words glued to the move number (`第2局：1.炮二平五`, `【第二局】1.`): from the number.
         let word = match glued_move_one(word) {
             // (Not in a move: WXF's `R1.2` holds `1.`.)
@@ -1968,8 +1970,7 @@ fn moves_on_line(line: &str, mut in_comment: bool) -> LineMoves {
             }
             _ => word,
         };
-        let last = rest.trim_start().is_empty() || rest.trim_start().starts_with(';');
-        if result_token(word).is_some() || (last && outcome_word(word).is_some()) {
+        if result_token(word).is_some() || (outcome_word(word).is_some() && words.at_end()) {
             match run.take() {
                 Some((start, moves)) if moves >= 1 => return LineMoves::Game(start),
                 _ => continue,

@@ -206,7 +206,7 @@ fn with_place<R>(
             }
             let bytes = std::fs::read(path).ok()?;
             let enc = options.encoding.unwrap_or_else(|| encoding::detect(&bytes));
-            let text = lone_crs_end_lines(encoding::decode(&bytes, enc).into_owned());
+            let text = encoding::end_lines_at_lone_crs(encoding::decode(&bytes, enc).into_owned());
             *shown = Some(Shown {
                 path: path.to_path_buf(),
                 encoding: options.encoding,
@@ -240,23 +240,6 @@ fn with_place<R>(
         s.cursor = (offset, next, lines);
         Some(f(&s.text, next, lines + 1))
     })
-}
-
-/// `text` with each CR that no LF follows made a LF (the same length: places hold), as the
-/// readers of line-based records take it (PGN, move lists; any record in a file whose first
-/// line ends so): lines are then counted, and shown, as the reader counted them.
-fn lone_crs_end_lines(text: String) -> String {
-    if !text.contains('\r') {
-        return text;
-    }
-    let mut bytes = text.into_bytes();
-    for i in 0..bytes.len() {
-        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
-            bytes[i] = b'\n';
-        }
-    }
-    // (A CR and a LF are whole characters: the text stays UTF-8.)
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The line of the file at `path` where `game`'s start position is written, with carets under
