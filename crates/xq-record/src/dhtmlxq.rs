@@ -104,7 +104,8 @@ pub(crate) fn field_spans(text: &str) -> impl Iterator<Item = (&str, Range<usize
     const CLOSE: &str = "[/DhtmlXQ_";
     // Each name's closings, in order, and how many of them lie behind the reading.
     let mut closings: HashMap<&str, (Vec<usize>, usize)> = Default::default();
-    for (at, _) in text.match_indices(CLOSE) {
+    // (A vector search: every PGN file is looked over for fields once.)
+    for at in memchr::memmem::find_iter(text.as_bytes(), CLOSE) {
         if let Some(name) = field_name_at(&text[at + CLOSE.len()..]) {
             closings.entry(name).or_default().0.push(at);
         }
@@ -114,7 +115,7 @@ pub(crate) fn field_spans(text: &str) -> impl Iterator<Item = (&str, Range<usize
         if closings.is_empty() {
             return None;
         }
-        while let Some(found) = text[from..].find(OPEN) {
+        while let Some(found) = memchr::memmem::find(&text.as_bytes()[from..], OPEN.as_bytes()) {
             let start = from + found;
             let Some(name) = field_name_at(&text[start + OPEN.len()..]) else {
                 from = start + OPEN.len();

@@ -333,6 +333,8 @@ mod tests {
             "1. 炮五平四 馬８進７ {好} \u{fffd}\u{fffd}a\u{fffd} 1. 炮五平四 馬８進７ \u{fffd}",
             "\u{ff01}\u{00e9}\u{1f600}x",
             "",
+            // Long, with marks and U+FFFD.
+            &"1. 炮五平四 馬８進７ E\u{304}\u{fffd} ".repeat(40),
         ] {
             let by_char: usize = text
                 .chars()
