@@ -54,6 +54,12 @@ pub(crate) enum Skip {
     None,
     /// After an error: unless at a tag line already, past the current line, then to a tag line.
     ToGame,
+    /// After an error in a tag: the rest of the game's tag section (past the current line, then
+    /// every line right after it that starts, after spaces, with `[`), then the game's moves as
+    /// after an error in them ([`Skip::ToResult`]: a game written on without tags after its
+    /// result is read, not passed over to the next tag line); whether at a line's start (after
+    /// spaces only).
+    TagSection { at_line_start: bool },
     /// The rest of the current line, then to a tag line.
     PastLine,
     /// To the next line starting (after spaces) with `[`; whether only spaces were passed since
@@ -305,6 +311,39 @@ impl<'a> PgnReader<'a> {
         Err(at_line_start)
     }
 
+    /// Passes over the rest of a tag section (see [`Skip::TagSection`]); whether its end was
+    /// found (else `self.skip` says what is left).
+    fn pass_tag_section(&mut self, mut at_line_start: bool) -> bool {
+        loop {
+            if !at_line_start && !self.skip_line() {
+                self.skip = Skip::TagSection {
+                    at_line_start: false,
+                };
+                return false;
+            }
+            let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
+            let space = line_spaces_len(rest);
+            self.advance(space);
+            match rest.get(space) {
+                None => {
+                    self.skip = Skip::TagSection {
+                        at_line_start: true,
+                    };
+                    return false;
+                }
+                Some(b'[') => at_line_start = false,
+                Some(_) => {
+                    self.skip = Skip::ToResult {
+                        within: Within::Moves,
+                        blank: true,
+                        depth: 0,
+                    };
+                    return true;
+                }
+            }
+        }
+    }
+
     /// Skips past the current line; whether its end was found.
     fn skip_line(&mut self) -> bool {
         while let Some(c) = self.bump() {
@@ -340,6 +379,11 @@ impl<'a> PgnReader<'a> {
                     // Already at the next game's tags (an error found where the movetext ended)?
                     let at_tags = self.at_line_start() && self.peek() == Some('[');
                     self.skip = if at_tags { Skip::None } else { Skip::PastLine };
+                }
+                Skip::TagSection { at_line_start } => {
+                    if !self.pass_tag_section(at_line_start) {
+                        return false;
+                    }
                 }
                 Skip::PastLine => {
                     if !self.skip_line() {
@@ -646,7 +690,9 @@ impl<'a> PgnReader<'a> {
                     game.tags.push((name, value));
                 }
                 Err(e) => {
-                    self.skip = Skip::ToGame;
+                    self.skip = Skip::TagSection {
+                        at_line_start: self.at_line_start(),
+                    };
                     return Err(e);
                 }
             }
@@ -2913,6 +2959,50 @@ mod tests {
         assert_eq!(
             moves("1. h2e2 {open 1-0\n1. c3c4 *\n[Event \"b\"]\n1. h0g2 *"),
             [None, ok(&["h0g2"])]
+        );
+    }
+
+    /// A game with a tag that cannot be read fails whole (its tag section and its moves, to its
+    /// result) and loses no game after it: one written on without tags is read, as after a
+    /// game whose moves cannot be read; its other tags and moves make no game of their own.
+    #[test]
+    fn games_after_a_broken_tag_are_read() {
+        let read_as = |text: &str| -> Vec<Result<Vec<String>, u32>> {
+            read(text)
+                .into_iter()
+                .map(|g| match g {
+                    Ok(g) => Ok(texts(&g.moves).iter().map(|t| t.to_string()).collect()),
+                    Err(e) => Err(e.line.unwrap_or(0)),
+                })
+                .collect()
+        };
+        let ok = |moves: &[&str]| Ok(moves.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+        // The broken tag last, then games without tags.
+        assert_eq!(
+            read_as(
+                "[Event \"A\"]\n[Red \"x]\n\n1. h2e2 h9g7 1-0\n\n1. c3c4 0-1\n\n1. b2e2 *\n\n[Event \"D\"]\n\n1. h0g2 1-0\n"
+            ),
+            [Err(2), ok(&["c3c4"]), ok(&["b2e2"]), ok(&["h0g2"])]
+        );
+        // The broken tag first, indented or not: the tags after it are its game's.
+        for bad in ["[Red \"x]", "  [Red \"x]", "[Red x\"]"] {
+            assert_eq!(
+                read_as(&format!(
+                    "{bad}\n[Black \"y\"]\n  [Event \"z\"]\n1. h2e2 1-0\n1. c3c4 *\n"
+                )),
+                [Err(1), ok(&["c3c4"])],
+                "{bad}"
+            );
+        }
+        // A game of tags alone: the next game's tags, after a blank line, are the next game's.
+        assert_eq!(
+            read_as("[Red \"x]\n\n[Event \"B\"]\n1. h2e2 *\n"),
+            [Err(1), ok(&["h2e2"])]
+        );
+        // A broken game without a result ends at the next tag line after its moves.
+        assert_eq!(
+            read_as("[Red \"x]\n1. h2e2\n[Event \"B\"]\n1. c3c4 *\n"),
+            [Err(1), ok(&["c3c4"])]
         );
     }
 

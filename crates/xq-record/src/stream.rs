@@ -1054,26 +1054,63 @@ mod tests {
         });
     }
 
+    /// Two games, then three times `parts` and a game.
+    fn between_games(parts: &[&str]) -> String {
+        let mut text = pgn(2);
+        for _ in 0..3 {
+            for part in parts {
+                text.push_str(part);
+            }
+            text.push_str(&pgn(1));
+        }
+        text
+    }
+
     /// The games after one whose moves cannot be read (its rest passed over to its result or a
     /// tag line) are read streamed and in pieces as whole: the skip goes on across pieces.
     #[test]
     fn games_after_a_broken_one_stream_as_whole() {
-        let mut text = pgn(2);
-        for _ in 0..3 {
-            text.push_str(
-                "1. 炮二平五 ) {1-0 ; 0-1\n} ; 1-0\n马８进７ 1/2-1/2\n\n1. 兵七进一 卒７进１ *\n",
-            );
-            text.push_str("1. 炮二平五 )　1-0　1. 兵七进一 *\n");
-            text.push_str(&format!(
-                "1. 马二进三 ) {}1-0 ( 1-0 ) 0-1\n",
-                "长".repeat(40)
-            ));
-            text.push_str("1. 炮二平五 ( 马８进７ 1-0   \n1. 兵七进一 *\n");
-            text.push_str(&pgn(1));
-        }
+        let text = between_games(&[
+            "1. 炮二平五 ) {1-0 ; 0-1\n} ; 1-0\n马８进７ 1/2-1/2\n\n1. 兵七进一 卒７进１ *\n",
+            "1. 炮二平五 )　1-0　1. 兵七进一 *\n",
+            &format!("1. 马二进三 ) {}1-0 ( 1-0 ) 0-1\n", "长".repeat(40)),
+            "1. 炮二平五 ( 马８进７ 1-0   \n1. 兵七进一 *\n",
+        ]);
         in_each_encoding_every_way_is_whole(&text, |whole| {
             assert_eq!(whole.len(), 2 + 3 * 8);
             assert_eq!(whole.iter().filter(|g| g.is_err()).count(), 3 * 4);
+        });
+    }
+
+    /// The games after one with a tag that cannot be read (its tag section and moves passed
+    /// over to its result) are read streamed and in pieces as whole.
+    #[test]
+    fn games_after_a_broken_tag_stream_as_whole() {
+        let text = between_games(&[
+            "[Event \"x]\n  [Red \"y\"]\n\n1. 炮二平五 {1-0} 1-0\n\n1. 兵七进一 卒７进１ *\n",
+            "[Red \"unclosed\n\n1. 马二进三 0-1\n1. 兵七进一 *\n\n",
+        ]);
+        in_each_encoding_every_way_is_whole(&text, |whole| {
+            assert_eq!(whole.len(), 2 + 3 * 5);
+            assert_eq!(whole.iter().filter(|g| g.is_err()).count(), 3 * 2);
+            // The games written on after the broken ones are read; the tags after a broken
+            // one make no game.
+            let first_moves = |m: &str| {
+                whole
+                    .iter()
+                    .filter(|g| {
+                        g.as_ref().is_ok_and(|g| {
+                            g.moves.first().and_then(|n| n.text.as_deref()) == Some(m)
+                        })
+                    })
+                    .count()
+            };
+            assert_eq!(first_moves("兵七进一"), 3 * 2);
+            assert!(
+                !whole
+                    .iter()
+                    .any(|g| g.as_ref().is_ok_and(|g| g.tag("Red") == Some("y")))
+            );
         });
     }
 
