@@ -736,6 +736,9 @@ impl<'a> PgnReader<'a> {
         let mut pending: Option<String> = None;
         // Where each open variation's ( stands: byte and line.
         let mut opened: Vec<(usize, u32)> = Vec::new();
+        // Whether a move number was read (before the first, words that are no moves are a
+        // heading: see `heading_words`).
+        let mut numbered = false;
         loop {
             self.skip_space();
             // The byte only: every character the movetext treats apart is ASCII (a token is
@@ -908,12 +911,14 @@ impl<'a> PgnReader<'a> {
                         break;
                     }
                     // (Bytes first: most tokens are moves.)
-                    if matches!(
+                    let number_one = matches!(
                         token.as_bytes(),
                         [b'1', b'.', ..]
                             | [b'1', 0xEF, 0xBC, 0x8E, ..]
                             | [b'1', 0xE3, 0x80, 0x81, ..]
-                    ) && stack.len() == 1
+                    );
+                    if number_one
+                        && stack.len() == 1
                         && self.numbered_anew(stack[0].last(), start, token)
                     {
                         // A game without a result, then another: moves numbered from 1 again
@@ -925,7 +930,17 @@ impl<'a> PgnReader<'a> {
                         ));
                         break;
                     }
-                    let Some(mv) = strip_move_number(token) else {
+                    if number_one
+                        && !numbered
+                        && let [main] = stack.as_mut_slice()
+                        && let Some(said) = heading_words(main)
+                    {
+                        game.unread.push(said);
+                        main.clear();
+                    }
+                    let stripped = strip_move_number(token);
+                    numbered |= stripped.is_none_or(|mv| mv.len() < token.len());
+                    let Some(mv) = stripped else {
                         continue;
                     };
                     // Where the move's text starts, after its number.
@@ -1781,6 +1796,28 @@ fn may_be_outcome_word(token: &str) -> bool {
             | [0xE5, 0x8F, 0x8C, ..]
             | [0xE9, 0x9B, 0x99, ..]
     )
+}
+
+/// If `line`, the words read as moves before a game's first move number (1), is a heading
+/// (`第一局`, `Game 1`): none of its words is a move in any notation, and none has a comment or
+/// variation. Then what the game says of them: they are not its moves.
+fn heading_words(line: &[Node]) -> Option<String> {
+    let first = line.first()?;
+    let words = line
+        .iter()
+        .map(|node| {
+            let plain =
+                node.comment.is_none() && node.variations.is_empty() && node.before().is_none();
+            node.text
+                .as_deref()
+                .filter(|text| plain && xq_notation::parse(text).is_err())
+        })
+        .collect::<Option<Vec<&str>>>()?;
+    Some(format!(
+        "the words before the first move number (line {}), a heading, not moves: {}",
+        first.source_line.unwrap_or(0),
+        words.join(" ")
+    ))
 }
 
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
@@ -2960,6 +2997,48 @@ mod tests {
             moves("1. h2e2 {open 1-0\n1. c3c4 *\n[Event \"b\"]\n1. h0g2 *"),
             [None, ok(&["h0g2"])]
         );
+    }
+
+    /// Words before a game's first move number that are no moves in any notation (`第一局`,
+    /// `Game 1`) are a heading: said, not read as moves. Moves before it, words with a comment,
+    /// and words after a number are read as before.
+    #[test]
+    fn a_heading_before_the_first_move_number_is_said() {
+        let read_as = |text: &str| -> Vec<(Vec<String>, Vec<String>)> {
+            read(text)
+                .into_iter()
+                .map(|g| {
+                    let g = g.unwrap();
+                    let moves = texts(&g.moves).iter().map(|t| t.to_string()).collect();
+                    (moves, g.unread.clone())
+                })
+                .collect()
+        };
+        let games = read_as("第一局\n1. 炮二平五 马8进7 1-0\n\n第二局\n1. 兵七进一 卒7进1 0-1\n");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].0, ["炮二平五", "马8进7"]);
+        assert_eq!(
+            games[0].1,
+            ["the words before the first move number (line 1), a heading, not moves: 第一局"]
+        );
+        assert_eq!(games[1].0, ["兵七进一", "卒7进1"]);
+        let games = read_as("[Event \"A\"]\n\nGame 1: final\n1...h9g7 2. h2e2 *");
+        assert_eq!(games[0].0, ["h9g7", "h2e2"]);
+        assert_eq!(games[0].1.len(), 1);
+        assert!(
+            games[0].1[0].ends_with(": Game 1: final"),
+            "{:?}",
+            games[0].1
+        );
+        // A move among the words, a word with a comment, words after a number: read as moves.
+        for (text, moves) in [
+            ("Game h2e2\n1. h9g7 *", 3),
+            ("第一局 {c}\n1. h2e2 *", 2),
+            ("1. 第一局 h2e2\n2. h9g7 *", 3),
+        ] {
+            assert!(read_as(text)[0].1.is_empty(), "{text}");
+            assert_eq!(read_as(text)[0].0.len(), moves, "{text}");
+        }
     }
 
     /// A game with a tag that cannot be read fails whole (its tag section and its moves, to its
