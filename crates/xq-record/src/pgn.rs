@@ -698,20 +698,31 @@ impl<'a> PgnReader<'a> {
             }
             let mut before = self.line;
             self.skip_space();
-            // Comments between tag lines are the game's, its tags read on after them (not
-            // after a blank line: a game of tags alone may end there, the comment opening the
-            // next).
-            if self.line < before + 2
-                && matches!(self.peek_byte(), Some(b'{' | b';'))
+            // Comments between tag lines are the game's, its tags read on after them; after a
+            // blank line, only when the tag after them is one the game does not have (else a
+            // game of tags alone ends at the blank line, the comment opening the next), as for
+            // a tag line after a blank line.
+            if matches!(self.peek_byte(), Some(b'{' | b';'))
                 && let Some((bodies, ended)) = self.comments_before_tag()
             {
+                let (pos, line) = (self.pos, self.line);
+                self.advance(ended);
+                let comments_line = self.line;
+                self.skip_space();
+                let next_games = line >= before + 2 && self.peek() == Some('[') && {
+                    let next = self.tag_name_here().to_ascii_lowercase();
+                    game.tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(&next))
+                        || (fen_read && next == "fen")
+                };
+                if next_games {
+                    (self.pos, self.line) = (pos, line);
+                    break;
+                }
                 for body in bodies.into_iter().filter(|b| !b.is_empty()) {
                     append(&mut game.comment, body);
                 }
                 // (Blank lines before the tag line counted from the last comment's end.)
-                self.advance(ended);
-                before = self.line;
-                self.skip_space();
+                before = comments_line;
             }
             // (The tag's line end, then another.)
             after_blank = self.line >= before + 2;
@@ -719,12 +730,14 @@ impl<'a> PgnReader<'a> {
         Ok(())
     }
 
-    /// The name of the tag at the reading place (which is at its `[`).
-    fn tag_name_here(&self) -> &'a str {
+    /// The name of the tag at the reading place (which is at its `[`), noting how far was
+    /// looked (to the character after it: a name the text's end cuts is read again whole).
+    fn tag_name_here(&mut self) -> &'a str {
         let rest = self.text.get(self.pos + 1..self.end).unwrap_or_default();
         let len = rest
             .find(|c: char| c.is_whitespace() || c == '"' || c == ']')
             .unwrap_or(rest.len());
+        self.look(self.pos + 1 + len);
         &rest[..len]
     }
 
@@ -3132,6 +3145,26 @@ mod tests {
         assert_eq!(
             events("[Event \"A\"]\n[Event \"B\"]\n1. h2e2 *\n"),
             [(vec!["A".to_owned(), "B".to_owned()], 1)]
+        );
+        // Comments after a blank line between tags: as the tag line after them would be (the
+        // game's, read on; or, a tag it has, the next game's).
+        for text in [
+            "[Event \"A\"]\n\n{note}\n[Red \"x\"]\n\n1. h2e2 *\n",
+            "[Event \"A\"]\n\n; note\n\n{more}\n\n[Red \"x\"]\n1. h2e2 *\n",
+        ] {
+            let games = read(text);
+            assert_eq!(games.len(), 1, "{text}");
+            let game = games[0].as_ref().unwrap();
+            assert_eq!(game.tag("Red"), Some("x"), "{text}");
+            assert!(
+                game.comment.as_deref().unwrap().starts_with("note"),
+                "{text}"
+            );
+            assert_eq!(game.moves.len(), 1, "{text}");
+        }
+        assert_eq!(
+            events("[Event \"A\"]\n\n{note}\n[Event \"B\"]\n\n1. h2e2 *\n"),
+            [a(0), b(1)]
         );
     }
 

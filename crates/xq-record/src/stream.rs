@@ -1114,6 +1114,28 @@ mod tests {
         });
     }
 
+    /// Comments after a blank line between tags, and headings before a game's first move
+    /// number, are read streamed and in pieces as whole.
+    #[test]
+    fn comments_between_tags_and_headings_stream_as_whole() {
+        let text = between_games(&[
+            "[Event \"A\"]\n\n{note}\n[Red \"x\"]\n\n1. 炮二平五 1-0\n\n",
+            "[Event \"A\"]\n\n; note\n[Event \"B\"]\n\n第一局\n1. 炮二平五 *\n\n",
+        ]);
+        in_each_encoding_every_way_is_whole(&text, |whole| {
+            assert_eq!(whole.len(), 2 + 3 * 4);
+            assert!(whole.iter().all(Result::is_ok));
+            let said = whole
+                .iter()
+                .filter(|g| {
+                    g.as_ref()
+                        .is_ok_and(|g| g.unread.iter().any(|u| u.ends_with("第一局")))
+                })
+                .count();
+            assert_eq!(said, 3);
+        });
+    }
+
     /// Comments on a result's line are the game's, read streamed and in pieces as whole; a `{`
     /// left open there takes nothing of the games after it, even when they run past a game's
     /// window (the most one game may take).
