@@ -1054,6 +1054,11 @@ mod tests {
         });
     }
 
+    /// How many of `games` were read and are `like`.
+    fn games_with(games: &[Result<Game, ReadError>], like: impl Fn(&Game) -> bool) -> usize {
+        games.iter().filter(|g| g.as_ref().is_ok_and(&like)).count()
+    }
+
     /// Two games, then three times `parts` and a game.
     fn between_games(parts: &[&str]) -> String {
         let mut text = pgn(2);
@@ -1096,21 +1101,12 @@ mod tests {
             // The games written on after the broken ones are read; the tags after a broken
             // one make no game.
             let first_moves = |m: &str| {
-                whole
-                    .iter()
-                    .filter(|g| {
-                        g.as_ref().is_ok_and(|g| {
-                            g.moves.first().and_then(|n| n.text.as_deref()) == Some(m)
-                        })
-                    })
-                    .count()
+                games_with(whole, |g| {
+                    g.moves.first().and_then(|n| n.text.as_deref()) == Some(m)
+                })
             };
             assert_eq!(first_moves("兵七进一"), 3 * 2);
-            assert!(
-                !whole
-                    .iter()
-                    .any(|g| g.as_ref().is_ok_and(|g| g.tag("Red") == Some("y")))
-            );
+            assert_eq!(games_with(whole, |g| g.tag("Red") == Some("y")), 0);
         });
     }
 
@@ -1125,13 +1121,7 @@ mod tests {
         in_each_encoding_every_way_is_whole(&text, |whole| {
             assert_eq!(whole.len(), 2 + 3 * 4);
             assert!(whole.iter().all(Result::is_ok));
-            let said = whole
-                .iter()
-                .filter(|g| {
-                    g.as_ref()
-                        .is_ok_and(|g| g.unread.iter().any(|u| u.ends_with("第一局")))
-                })
-                .count();
+            let said = games_with(whole, |g| g.unread.iter().any(|u| u.ends_with("第一局")));
             assert_eq!(said, 3);
         });
     }
