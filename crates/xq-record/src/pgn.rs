@@ -55,7 +55,8 @@ pub(crate) enum Skip {
     /// After an error: unless at a tag line already, past the current line, then to a tag line.
     ToGame,
     /// After an error in a tag: the rest of the game's tag section (past the current line, then
-    /// every line right after it that starts, after spaces, with `[`), then the game's moves as
+    /// every line right after it that starts, after spaces, with `[`, or is a comment, `;…` or
+    /// `{…}` closed on it, or an escape, `%…`), then the game's moves as
     /// after an error in them ([`Skip::ToResult`]: a game written on without tags after its
     /// result is read, not passed over to the next tag line); whether at a line's start (after
     /// spaces only).
@@ -74,12 +75,38 @@ pub(crate) enum Skip {
     /// the one that failed); what the reading is in, whether only spaces were passed since the
     /// last line end, and how many variations are open. A result outside comments ends the game
     /// outside every variation, or inside one when it is the last word of its line (as a game's
-    /// result is written: a variation never closed), not when a word follows it there.
-    ToResult {
-        within: Within,
-        blank: bool,
-        depth: u32,
-    },
+    /// result is written: a variation never closed), not when a word follows it there. Moves
+    /// numbered from 1 again after a blank line start the next game, as in the moves.
+    ToResult(Passing),
+}
+
+/// Where passing over the rest of a broken game stands (see [`Skip::ToResult`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Passing {
+    /// What the reading is in.
+    within: Within,
+    /// Whether only spaces were passed since the last line end.
+    blank: bool,
+    /// How many variations are open.
+    depth: u32,
+    /// Whether a blank line (outside comments and variations) was passed since the last word.
+    blank_line: bool,
+    /// Whether a word was passed (moves of the game: a number 1 after them may start the next).
+    moved: bool,
+}
+
+impl Passing {
+    /// At the start of a broken game's moves (`moved`: some were read), `blank` at a line's
+    /// start.
+    fn new(blank: bool, depth: u32, moved: bool) -> Passing {
+        Passing {
+            within: Within::Moves,
+            blank,
+            depth,
+            blank_line: false,
+            moved,
+        }
+    }
 }
 
 /// What [`Skip::ToResult`] is passing over.
@@ -313,7 +340,7 @@ impl<'a> PgnReader<'a> {
 
     /// Passes over the rest of a tag section (see [`Skip::TagSection`]); whether its end was
     /// found (else `self.skip` says what is left).
-    fn pass_tag_section(&mut self, mut at_line_start: bool) -> bool {
+    fn pass_tag_section(&mut self, mut at_line_start: bool, complete: bool) -> bool {
         loop {
             if !at_line_start && !self.skip_line() {
                 self.skip = Skip::TagSection {
@@ -324,23 +351,33 @@ impl<'a> PgnReader<'a> {
             let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
             let space = line_spaces_len(rest);
             self.advance(space);
-            match rest.get(space) {
-                None => {
-                    self.skip = Skip::TagSection {
-                        at_line_start: true,
-                    };
-                    return false;
+            let after = &rest[space..];
+            let line_end = memchr::memchr(b'\n', after);
+            let line = &after[..line_end.unwrap_or(after.len())];
+            let closed = memchr::memchr(b'}', line).is_some();
+            match line.first() {
+                // (The text ends first: what the line is may follow.)
+                None if line_end.is_none() => {}
+                Some(b'{') if line_end.is_none() && !closed && !complete => {}
+                // Tag lines, and lines of comments (`;`, `{…}` closed on the line) and escapes
+                // (`%`) among them, as the reader takes them in a tag section.
+                Some(b'[' | b';' | b'%') => {
+                    at_line_start = false;
+                    continue;
                 }
-                Some(b'[') => at_line_start = false,
-                Some(_) => {
-                    self.skip = Skip::ToResult {
-                        within: Within::Moves,
-                        blank: true,
-                        depth: 0,
-                    };
+                Some(b'{') if closed => {
+                    at_line_start = false;
+                    continue;
+                }
+                _ => {
+                    self.skip = Skip::ToResult(Passing::new(true, 0, false));
                     return true;
                 }
             }
+            self.skip = Skip::TagSection {
+                at_line_start: true,
+            };
+            return false;
         }
     }
 
@@ -366,12 +403,8 @@ impl<'a> PgnReader<'a> {
                         return false;
                     }
                 }
-                Skip::ToResult {
-                    within,
-                    blank,
-                    depth,
-                } => {
-                    if !self.pass_to_result(within, blank, depth, complete) {
+                Skip::ToResult(passing) => {
+                    if !self.pass_to_result(passing, complete) {
                         return false;
                     }
                 }
@@ -381,7 +414,7 @@ impl<'a> PgnReader<'a> {
                     self.skip = if at_tags { Skip::None } else { Skip::PastLine };
                 }
                 Skip::TagSection { at_line_start } => {
-                    if !self.pass_tag_section(at_line_start) {
+                    if !self.pass_tag_section(at_line_start, complete) {
                         return false;
                     }
                 }
@@ -1266,11 +1299,8 @@ impl<'a> PgnReader<'a> {
     /// Sets what to skip after an error in the moves, with `depth` variations open: the rest
     /// of the game (see [`Skip::ToResult`]).
     fn pass_rest(&mut self, depth: usize) {
-        self.skip = Skip::ToResult {
-            within: Within::Moves,
-            blank: self.at_line_start(),
-            depth: u32::try_from(depth).unwrap_or(u32::MAX),
-        };
+        let depth = u32::try_from(depth).unwrap_or(u32::MAX);
+        self.skip = Skip::ToResult(Passing::new(self.at_line_start(), depth, true));
     }
 
     /// Passes over the rest of a game whose moves could not be read (see [`Skip::ToResult`]):
@@ -1278,36 +1308,29 @@ impl<'a> PgnReader<'a> {
     /// any result. Whether that place was found (`self.skip` says what is left when the text
     /// ended first; a token the text may not hold whole is left to be read again with the text
     /// that follows, unless it is already longer than any result).
-    fn pass_to_result(
-        &mut self,
-        mut within: Within,
-        mut blank: bool,
-        mut depth: u32,
-        complete: bool,
-    ) -> bool {
+    fn pass_to_result(&mut self, mut p: Passing, complete: bool) -> bool {
         loop {
             let rest = self.text.as_bytes().get(self.pos..).unwrap_or_default();
             let Some(&b) = rest.first() else {
-                self.skip = Skip::ToResult {
-                    within,
-                    blank,
-                    depth,
-                };
+                self.skip = Skip::ToResult(p);
                 return false;
             };
             if b == b'\n' {
                 self.advance(1);
-                if within == Within::ResultInVariation {
+                if p.within == Within::ResultInVariation {
                     self.skip = Skip::AfterResult { in_comment: false };
                     return true;
                 }
-                blank = true;
-                if within != Within::Braces {
-                    within = Within::Moves;
+                if p.blank && p.depth == 0 && p.within != Within::Braces {
+                    p.blank_line = true;
+                }
+                p.blank = true;
+                if p.within != Within::Braces {
+                    p.within = Within::Moves;
                 }
                 continue;
             }
-            if blank && b == b'[' {
+            if p.blank && b == b'[' {
                 self.skip = Skip::None;
                 return true;
             }
@@ -1316,14 +1339,14 @@ impl<'a> PgnReader<'a> {
                 self.advance(space);
                 continue;
             }
-            blank = false;
-            match within {
+            let line_start = std::mem::replace(&mut p.blank, false);
+            match p.within {
                 // A word after it on its line: the result is the variation's.
-                Within::ResultInVariation => within = Within::Moves,
+                Within::ResultInVariation => p.within = Within::Moves,
                 Within::Braces => match memchr::memchr2(b'}', b'\n', rest) {
                     Some(i) if rest[i] == b'}' => {
                         self.advance(i + 1);
-                        within = Within::Moves;
+                        p.within = Within::Moves;
                     }
                     Some(i) => self.advance(i),
                     None => self.advance(rest.len()),
@@ -1335,54 +1358,78 @@ impl<'a> PgnReader<'a> {
                     let len = token_len(rest);
                     self.advance(len);
                     if len < rest.len() {
-                        within = Within::Moves;
+                        p.within = Within::Moves;
                     }
                 }
                 Within::Moves => match b {
                     b'{' => {
                         self.advance(1);
-                        within = Within::Braces;
+                        p.within = Within::Braces;
                     }
                     b';' => {
                         self.advance(1);
-                        within = Within::LineComment;
+                        p.within = Within::LineComment;
                     }
                     b'(' => {
                         self.advance(1);
-                        depth = depth.saturating_add(1);
+                        p.depth = p.depth.saturating_add(1);
                     }
                     b')' => {
                         self.advance(1);
-                        depth = depth.saturating_sub(1);
+                        p.depth = p.depth.saturating_sub(1);
                     }
                     _ if ends_token(b) => self.advance(1),
                     _ => {
                         let len = token_len(rest).max(utf8_len(b)).min(rest.len());
-                        if len == rest.len() && !complete {
-                            if len <= LONGEST_RESULT {
-                                self.skip = Skip::ToResult {
-                                    within,
-                                    blank,
-                                    depth,
-                                };
+                        // A result in words (`红胜`) is one when its line ends after it, as in
+                        // the moves: whether it does may lie after the text's end, too.
+                        let in_words = may_be_outcome_word(&rest[..len]);
+                        // (So is a number 1 starting the next game, told by what follows it.)
+                        let may_start_game = line_start
+                            && p.blank_line
+                            && p.moved
+                            && p.depth == 0
+                            && rest.starts_with(b"1");
+                        let longest = match (in_words, may_start_game) {
+                            (_, true) => LONGEST_GLUED_MOVE_ONE,
+                            (true, false) => LONGEST_OUTCOME_WORD,
+                            (false, false) => LONGEST_RESULT,
+                        };
+                        let line_end = len + line_spaces_len(&rest[len..]);
+                        if (len == rest.len()
+                            || ((in_words || may_start_game) && line_end == rest.len()))
+                            && !complete
+                        {
+                            if len <= longest {
+                                self.skip = Skip::ToResult(p);
                                 return false;
                             }
                             self.advance(len);
-                            within = Within::LongToken;
+                            p.within = Within::LongToken;
                             continue;
                         }
-                        let is_result = self
-                            .text
-                            .get(self.pos..self.pos + len)
-                            .and_then(result_token)
-                            .is_some();
+                        let token = self.text.get(self.pos..self.pos + len);
+                        // Moves numbered from 1 again, starting a line after a blank one: the
+                        // next game's (see `numbered_anew`).
+                        if may_start_game
+                            && token.is_some_and(|t| numbers_red_move_one(t, &rest[len..]))
+                        {
+                            self.skip = Skip::None;
+                            return true;
+                        }
+                        p.moved = true;
+                        p.blank_line = false;
+                        let is_result = token.and_then(result_token).is_some()
+                            || (in_words
+                                && token.and_then(outcome_word).is_some()
+                                && matches!(rest.get(line_end), None | Some(b'\n' | b'\r' | b';')));
                         self.advance(len);
                         if is_result {
-                            if depth == 0 {
+                            if p.depth == 0 {
                                 self.skip = Skip::AfterResult { in_comment: false };
                                 return true;
                             }
-                            within = Within::ResultInVariation;
+                            p.within = Within::ResultInVariation;
                         }
                     }
                 },
@@ -1748,6 +1795,14 @@ fn line_space_len(bytes: &[u8]) -> usize {
 /// The longest result token, in bytes (`1/2-1/2`).
 const LONGEST_RESULT: usize = 7;
 
+/// Longer than a move number 1 glued to a move (`1.马八进七`, `1.C2.5`), in bytes: what is
+/// skipped waits for the text after a word up to this long that may start the next game.
+const LONGEST_GLUED_MOVE_ONE: usize = 64;
+
+/// Longer than any plain result in words, in bytes (`红方获胜` is 12): what is skipped waits for
+/// the text after a word up to this long that may be one.
+const LONGEST_OUTCOME_WORD: usize = 24;
+
 /// The length of the token `bytes` start with: up to whitespace or a delimiter, as
 /// [`PgnReader::read_token`] reads one.
 #[inline(always)]
@@ -1798,9 +1853,9 @@ fn outcome_word(token: &str) -> Option<&'static str> {
 /// Whether `token` starts as a result in words may ([`outcome_word`]): with 红, 紅, 黑, 和, 不,
 /// 双 or 雙 (told by their UTF-8 bytes: this runs for every move).
 #[inline(always)]
-fn may_be_outcome_word(token: &str) -> bool {
+fn may_be_outcome_word(token: &(impl AsRef<[u8]> + ?Sized)) -> bool {
     matches!(
-        token.as_bytes(),
+        token.as_ref(),
         [0xE7, 0xBA, 0xA2, ..]
             | [0xE7, 0xB4, 0x85, ..]
             | [0xE9, 0xBB, 0x91, ..]
@@ -1812,7 +1867,7 @@ fn may_be_outcome_word(token: &str) -> bool {
 }
 
 /// If `line`, the words read as moves before a game's first move number (1), is a heading
-/// (`第一局`, `Game 1`): none of its words is a move in any notation, and none has a comment or
+/// (`第一局`, `【決賽】`): none of its words can be a move, and none has a comment or
 /// variation. Then what the game says of them: they are not its moves.
 fn heading_words(line: &[Node]) -> Option<String> {
     let first = line.first()?;
@@ -1821,9 +1876,7 @@ fn heading_words(line: &[Node]) -> Option<String> {
         .map(|node| {
             let plain =
                 node.comment.is_none() && node.variations.is_empty() && node.before().is_none();
-            node.text
-                .as_deref()
-                .filter(|text| plain && xq_notation::parse(text).is_err())
+            node.text.as_deref().filter(|text| plain && no_move(text))
         })
         .collect::<Option<Vec<&str>>>()?;
     Some(format!(
@@ -1831,6 +1884,34 @@ fn heading_words(line: &[Node]) -> Option<String> {
         first.source_line.unwrap_or(0),
         words.join(" ")
     ))
+}
+
+/// Whether `word` cannot be a move written in any notation, even one written wrong: no move
+/// starts with its first character, and it is no move with that character taken away (a
+/// character glued to a move's front). A word a move may start as (`炮二平五+`, `h2e2,`, `C2.5=`,
+/// `Game`, `1号`) is taken for a move, to be said wrong by replaying, never dropped.
+fn no_move(word: &str) -> bool {
+    let Err(error) = xq_notation::parse(word) else {
+        return false;
+    };
+    let rest = &word[word.chars().next().map_or(0, char::len_utf8)..];
+    error.span.start == 0 && (rest.is_empty() || xq_notation::parse(rest).is_err())
+}
+
+/// Whether `token`, followed by `following`, is Red's move number 1 (`1.`, `1．`, `1、`, glued to
+/// its move or not; not `1...` or `1. ...`, Black's).
+fn numbers_red_move_one(token: &str, following: &[u8]) -> bool {
+    let Some(after) = ["1.", "1．", "1、"]
+        .iter()
+        .find_map(|n| token.strip_prefix(n))
+    else {
+        return false;
+    };
+    let dots = |s: &[u8]| {
+        s.starts_with(b".") || s.starts_with("…".as_bytes()) || s.starts_with("．".as_bytes())
+    };
+    let blacks = dots(after.as_bytes()) || (after.is_empty() && dots(after_line_spaces(following)));
+    !blacks
 }
 
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
@@ -3005,6 +3086,14 @@ mod tests {
             moves("1. h2e2 ) h9g7\n\u{3000}[Event \"x\"]\n1. c3c4 *\n"),
             [None, ok(&["c3c4"])]
         );
+        // Moves numbered from 1 again after a blank line, and a result in words ending its
+        // line, end it, as in the moves.
+        for (text, next) in [
+            ("1. h2e2 ) h9g7\n\n1. c3c4 *\n", "c3c4"),
+            ("1. h2e2 ) h9g7 {\n\n1. c3c4 } 红胜\n1. b2e2 *\n", "b2e2"),
+        ] {
+            assert_eq!(moves(text), [None, ok(&[next])], "{text}");
+        }
         // A comment never closed takes the rest, to the next tag line.
         assert_eq!(
             moves("1. h2e2 {open 1-0\n1. c3c4 *\n[Event \"b\"]\n1. h0g2 *"),
@@ -3035,17 +3124,18 @@ mod tests {
             ["the words before the first move number (line 1), a heading, not moves: 第一局"]
         );
         assert_eq!(games[1].0, ["兵七进一", "卒7进1"]);
-        let games = read_as("[Event \"A\"]\n\nGame 1: final\n1...h9g7 2. h2e2 *");
+        let games = read_as("[Event \"A\"]\n\n【決賽】 #2\n1...h9g7 2. h2e2 *");
         assert_eq!(games[0].0, ["h9g7", "h2e2"]);
         assert_eq!(games[0].1.len(), 1);
-        assert!(
-            games[0].1[0].ends_with(": Game 1: final"),
-            "{:?}",
-            games[0].1
-        );
-        // A move among the words, a word with a comment, words after a number: read as moves.
+        assert!(games[0].1[0].ends_with(": 【決賽】 #2"), "{:?}", games[0].1);
+        // A move among the words, a word a move may start as (a move written wrong, a word of
+        // letters or digits), a word with a comment, words after a number: read as moves.
         for (text, moves) in [
-            ("Game h2e2\n1. h9g7 *", 3),
+            ("第一局 h2e2\n1. h9g7 *", 3),
+            ("第一局 炮二平五+\n1... h9g7 *", 3),
+            ("\u{200b}h2e2\n1... h9g7 *", 2),
+            ("h2e2,\n1... h9g7 *", 2),
+            ("Game 1\n1. h2e2 *", 3),
             ("第一局 {c}\n1. h2e2 *", 2),
             ("1. 第一局 h2e2\n2. h9g7 *", 3),
         ] {
@@ -3087,15 +3177,35 @@ mod tests {
             );
         }
         // A game of tags alone: the next game's tags, after a blank line, are the next game's.
-        assert_eq!(
-            read_as("[Red \"x]\n\n[Event \"B\"]\n1. h2e2 *\n"),
-            [Err(1), ok(&["h2e2"])]
-        );
-        // A broken game without a result ends at the next tag line after its moves.
-        assert_eq!(
-            read_as("[Red \"x]\n1. h2e2\n[Event \"B\"]\n1. c3c4 *\n"),
-            [Err(1), ok(&["c3c4"])]
-        );
+        // A broken game without a result ends at the next tag line after its moves, or at
+        // moves numbered from 1 again after a blank line; a result in words ending its line
+        // ends it, as in the moves. Lines of comments and escapes among the tags are the tag
+        // section's.
+        for (text, next) in [
+            ("[Red \"x]\n\n[Event \"B\"]\n1. h2e2 *\n", ok(&["h2e2"])),
+            (
+                "[Red \"x]\n1. h2e2\n[Event \"B\"]\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+            (
+                "[Red \"x]\n\n1. h2e2 h9g7\n2. h0g2\n\n1. c3c4 c6c5 0-1\n",
+                ok(&["c3c4", "c6c5"]),
+            ),
+            (
+                "[Red \"x]\n\n1. h2e2 h9g7 红胜\n\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+            (
+                "[Red \"x]\n\n1. h2e2 h9g7 红胜 h0g2 *\n\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+            (
+                "[Red \"x]\n;[Black \"y\"]\n {c}\n%esc\n[Date \"d\"]\n1. h2e2 h9g7 0-1\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+        ] {
+            assert_eq!(read_as(text), [Err(1), next], "{text}");
+        }
     }
 
     /// A game of tags alone (no moves, no result) ends where a blank line and a tag it already
