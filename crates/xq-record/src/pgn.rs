@@ -55,8 +55,8 @@ pub(crate) enum Skip {
     /// After an error: unless at a tag line already, past the current line, then to a tag line.
     ToGame,
     /// After an error in a tag: the rest of the game's tag section (past the current line, then
-    /// every line right after it that starts, after spaces, with `[`, or is a comment, `;…` or
-    /// `{…}` closed on it, or an escape, `%…`), then the game's moves as
+    /// every line right after it that starts, after spaces, with `[`, or holds comments alone,
+    /// `;…` or `{…}` closed on it, or is an escape, `%…`), then the game's moves as
     /// after an error in them ([`Skip::ToResult`]: a game written on without tags after its
     /// result is read, not passed over to the next tag line); whether at a line's start (after
     /// spaces only).
@@ -89,6 +89,9 @@ pub(crate) struct Passing {
     blank: bool,
     /// How many variations are open.
     depth: u32,
+    /// Whether the line so far holds no space but ASCII ones (a line of other spaces is no blank
+    /// line to moves numbered anew, as in the moves).
+    plain: bool,
     /// Whether a blank line (outside comments and variations) was passed since the last word.
     blank_line: bool,
     /// Whether a word was passed (moves of the game: a number 1 after them may start the next).
@@ -103,6 +106,7 @@ impl Passing {
             within: Within::Moves,
             blank,
             depth,
+            plain: true,
             blank_line: false,
             moved,
         }
@@ -354,18 +358,23 @@ impl<'a> PgnReader<'a> {
             let after = &rest[space..];
             let line_end = memchr::memchr(b'\n', after);
             let line = &after[..line_end.unwrap_or(after.len())];
-            let closed = memchr::memchr(b'}', line).is_some();
+            let comments = comments_alone(line);
             match line.first() {
                 // (The text ends first: what the line is may follow.)
                 None if line_end.is_none() => {}
-                Some(b'{') if line_end.is_none() && !closed && !complete => {}
+                Some(b'{') if line_end.is_none() && !complete => {}
+                // A DhtmlXQ record: a game of its own, read as one at a game's start.
+                Some(b'[') if after.starts_with(b"[DhtmlXQ") => {
+                    self.skip = Skip::None;
+                    return true;
+                }
                 // Tag lines, and lines of comments (`;`, `{…}` closed on the line) and escapes
                 // (`%`) among them, as the reader takes them in a tag section.
                 Some(b'[' | b';' | b'%') => {
                     at_line_start = false;
                     continue;
                 }
-                Some(b'{') if closed => {
+                Some(b'{') if comments => {
                     at_line_start = false;
                     continue;
                 }
@@ -1321,10 +1330,11 @@ impl<'a> PgnReader<'a> {
                     self.skip = Skip::AfterResult { in_comment: false };
                     return true;
                 }
-                if p.blank && p.depth == 0 && p.within != Within::Braces {
+                if p.blank && p.plain && p.depth == 0 && p.within != Within::Braces {
                     p.blank_line = true;
                 }
                 p.blank = true;
+                p.plain = true;
                 if p.within != Within::Braces {
                     p.within = Within::Moves;
                 }
@@ -1336,6 +1346,7 @@ impl<'a> PgnReader<'a> {
             }
             let space = line_space_len(rest);
             if space > 0 {
+                p.plain &= b.is_ascii();
                 self.advance(space);
                 continue;
             }
@@ -1896,6 +1907,19 @@ fn no_move(word: &str) -> bool {
     };
     let rest = &word[word.chars().next().map_or(0, char::len_utf8)..];
     error.span.start == 0 && (rest.is_empty() || xq_notation::parse(rest).is_err())
+}
+
+/// Whether `line` (without its line end) holds comments alone: `{…}` closed on it, one after
+/// another, with spaces between and perhaps a `;` comment last.
+fn comments_alone(line: &[u8]) -> bool {
+    let mut rest = after_line_spaces(line);
+    while let [b'{', inner @ ..] = rest {
+        let Some(close) = memchr::memchr(b'}', inner) else {
+            return false;
+        };
+        rest = after_line_spaces(&inner[close + 1..]);
+    }
+    matches!(rest, [] | [b';', ..])
 }
 
 /// Whether `token`, followed by `following`, is Red's move number 1 (`1.`, `1．`, `1、`, glued to
@@ -3203,9 +3227,30 @@ mod tests {
                 "[Red \"x]\n;[Black \"y\"]\n {c}\n%esc\n[Date \"d\"]\n1. h2e2 h9g7 0-1\n1. c3c4 *\n",
                 ok(&["c3c4"]),
             ),
+            (
+                "[Red \"x]\n{a} {b} ; c\n[Date \"d\"]\n1. h2e2 0-1\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+            // (A line of a comment and moves is the moves'.)
+            (
+                "[Red \"x]\n{c} 1. h2e2 h9g7 1-0\n\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+            // A DhtmlXQ record is a game of its own.
+            (
+                "[Red \"x]\n{c}\n[DhtmlXQ]\n[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n",
+                ok(&[]),
+            ),
         ] {
             assert_eq!(read_as(text), [Err(1), next], "{text}");
         }
+        // A line of other spaces than ASCII ones is no blank line before moves numbered anew,
+        // as in the moves.
+        assert_eq!(
+            read_as("[Red \"x]\n\n1. h2e2\n\u{3000}\n1. c3c4 *\n"),
+            [Err(1)]
+        );
+        assert_eq!(read_as("1. h2e2\n\u{3000}\n1. c3c4 *\n").len(), 1);
     }
 
     /// A game of tags alone (no moves, no result) ends where a blank line and a tag it already

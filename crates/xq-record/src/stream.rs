@@ -1096,10 +1096,11 @@ mod tests {
             "[Red \"unclosed\n\n1. 马二进三 0-1\n1. 兵七进一 *\n\n",
             "[Red \"x]\n;c\n[Date \"d\"]\n\n1. 炮二平五 马８进７ 红胜  \n\n1. 兵七进一 *\n",
             "[Red \"x]\n\n1. 炮二平五\n2. 马二进三\n\n1. 兵七进一 *\n",
+            "[Red \"x]\n{c} 1. 炮二平五 1-0\n\n1. 兵七进一 *\n",
         ]);
         in_each_encoding_every_way_is_whole(&text, |whole| {
-            assert_eq!(whole.len(), 2 + 3 * 9);
-            assert_eq!(whole.iter().filter(|g| g.is_err()).count(), 3 * 4);
+            assert_eq!(whole.len(), 2 + 3 * 11);
+            assert_eq!(whole.iter().filter(|g| g.is_err()).count(), 3 * 5);
             // The games written on after the broken ones are read; the tags after a broken
             // one make no game.
             let first_moves = |m: &str| {
@@ -1107,7 +1108,7 @@ mod tests {
                     g.moves.first().and_then(|n| n.text.as_deref()) == Some(m)
                 })
             };
-            assert_eq!(first_moves("兵七进一"), 3 * 4);
+            assert_eq!(first_moves("兵七进一"), 3 * 5);
             assert_eq!(games_with(whole, |g| g.tag("Red") == Some("y")), 0);
         });
     }
