@@ -55,8 +55,8 @@ pub(crate) enum Skip {
     /// After an error: unless at a tag line already, past the current line, then to a tag line.
     ToGame,
     /// After an error in a tag: the rest of the game's tag section (past the current line, then
-    /// every line right after it that starts, after spaces, with `[`, or holds comments alone,
-    /// `;…` or `{…}` closed on it, or is an escape, `%…`), then the game's moves as
+    /// every line right after it that starts, after spaces, with `[` but a DhtmlXQ record's,
+    /// or holds comments alone, `;…` or `{…}` closed on it), then the game's moves as
     /// after an error in them ([`Skip::ToResult`]: a game written on without tags after its
     /// result is read, not passed over to the next tag line); whether at a line's start (after
     /// spaces only).
@@ -363,14 +363,15 @@ impl<'a> PgnReader<'a> {
                 // (The text ends first: what the line is may follow.)
                 None if line_end.is_none() => {}
                 Some(b'{') if line_end.is_none() && !complete => {}
-                // A DhtmlXQ record: a game of its own, read as one at a game's start.
-                Some(b'[') if after.starts_with(b"[DhtmlXQ") => {
+                // A DhtmlXQ record (its opening `[DhtmlXQ]`, or a field's `[DhtmlXQ_name]`, not a
+                // tag named so): a game of its own, read as one at a game's start.
+                Some(b'[') if opens_dhtmlxq(line) => {
                     self.skip = Skip::None;
                     return true;
                 }
-                // Tag lines, and lines of comments (`;`, `{…}` closed on the line) and escapes
-                // (`%`) among them, as the reader takes them in a tag section.
-                Some(b'[' | b';' | b'%') => {
+                // Tag lines, and lines of comments (`;`, `{…}` closed on the line) among them, as
+                // the reader takes them in a tag section.
+                Some(b'[' | b';') => {
                     at_line_start = false;
                     continue;
                 }
@@ -1909,6 +1910,23 @@ fn no_move(word: &str) -> bool {
     error.span.start == 0 && (rest.is_empty() || xq_notation::parse(rest).is_err())
 }
 
+/// Whether `line` starts with the opening of a DhtmlXQ record (`[DhtmlXQ]`) or of one of its
+/// fields (`[DhtmlXQ_name]`: letters, digits and `_`, then `]`), not with a tag named so
+/// (`[DhtmlXQ_ver "1"]`).
+fn opens_dhtmlxq(line: &[u8]) -> bool {
+    match line.strip_prefix(b"[DhtmlXQ") {
+        Some([b']', ..]) => true,
+        Some([b'_', name @ ..]) => {
+            let len = name
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            len > 0 && name.get(len) == Some(&b']')
+        }
+        _ => false,
+    }
+}
+
 /// Whether `line` (without its line end) holds comments alone: `{…}` closed on it, one after
 /// another, with spaces between and perhaps a `;` comment last.
 fn comments_alone(line: &[u8]) -> bool {
@@ -3203,7 +3221,7 @@ mod tests {
         // A game of tags alone: the next game's tags, after a blank line, are the next game's.
         // A broken game without a result ends at the next tag line after its moves, or at
         // moves numbered from 1 again after a blank line; a result in words ending its line
-        // ends it, as in the moves. Lines of comments and escapes among the tags are the tag
+        // ends it, as in the moves. Lines of comments alone among the tags are the tag
         // section's.
         for (text, next) in [
             ("[Red \"x]\n\n[Event \"B\"]\n1. h2e2 *\n", ok(&["h2e2"])),
@@ -3224,7 +3242,7 @@ mod tests {
                 ok(&["c3c4"]),
             ),
             (
-                "[Red \"x]\n;[Black \"y\"]\n {c}\n%esc\n[Date \"d\"]\n1. h2e2 h9g7 0-1\n1. c3c4 *\n",
+                "[Red \"x]\n;[Black \"y\"]\n {c}\n[Date \"d\"]\n1. h2e2 h9g7 0-1\n1. c3c4 *\n",
                 ok(&["c3c4"]),
             ),
             (
@@ -3234,6 +3252,16 @@ mod tests {
             // (A line of a comment and moves is the moves'.)
             (
                 "[Red \"x]\n{c} 1. h2e2 h9g7 1-0\n\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+            // A line of moves after `%` is the moves' (`%` is no escape to the reader).
+            (
+                "[Red \"x]\n% 1. h2e2 h9g7 1-0\n\n1. c3c4 *\n",
+                ok(&["c3c4"]),
+            ),
+            // A tag named as a DhtmlXQ field is a tag.
+            (
+                "[Red \"x]\n[DhtmlXQ_ver \"1\"]\n1. h2e2 1-0\n\n1. c3c4 *\n",
                 ok(&["c3c4"]),
             ),
             // A DhtmlXQ record is a game of its own.
