@@ -87,7 +87,7 @@ fn field_of(tag: &str) -> Option<String> {
 /// The name of a field at the start of `rest` (after `[DhtmlXQ_` or `[/DhtmlXQ_`): letters,
 /// digits and `_`, then `]`. Read up to the first other character, so that the names of two
 /// markers never overlap and each byte of a text is read once.
-fn field_name_at(rest: &str) -> Option<&str> {
+pub(crate) fn field_name_at(rest: &str) -> Option<&str> {
     let len = name_len(rest);
     (len > 0 && rest[len..].starts_with(']')).then(|| &rest[..len])
 }

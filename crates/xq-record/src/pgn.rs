@@ -358,14 +358,19 @@ impl<'a> PgnReader<'a> {
             let after = &rest[space..];
             let line_end = memchr::memchr(b'\n', after);
             let line = &after[..line_end.unwrap_or(after.len())];
-            let comments = comments_alone(line);
             match line.first() {
                 // (The text ends first: what the line is may follow.)
                 None if line_end.is_none() => {}
                 Some(b'{') if line_end.is_none() && !complete => {}
                 // A DhtmlXQ record (its opening `[DhtmlXQ]`, or a field's `[DhtmlXQ_name]`, not a
                 // tag named so): a game of its own, read as one at a game's start.
-                Some(b'[') if opens_dhtmlxq(line) => {
+                Some(b'[')
+                    if opens_dhtmlxq(
+                        self.text
+                            .get(self.pos..self.pos + line.len())
+                            .unwrap_or_default(),
+                    ) =>
+                {
                     self.skip = Skip::None;
                     return true;
                 }
@@ -375,7 +380,7 @@ impl<'a> PgnReader<'a> {
                     at_line_start = false;
                     continue;
                 }
-                Some(b'{') if comments => {
+                Some(b'{') if comments_alone(line) => {
                     at_line_start = false;
                     continue;
                 }
@@ -693,17 +698,12 @@ impl<'a> PgnReader<'a> {
             // A tag the game has (names compared in any case, as `Game::tag` does), after a
             // blank line, is the next game's: a game of tags alone (no moves, no result) ends
             // there rather than taking the next one's tags.
-            if after_blank {
-                let names = names.get_or_insert_with(|| {
-                    game.tags
-                        .iter()
-                        .map(|(n, _)| n.to_ascii_lowercase())
-                        .chain(fen_read.then(|| "fen".to_owned()))
-                        .collect()
-                });
-                if names.contains(&self.tag_name_here().to_ascii_lowercase()) {
-                    break;
-                }
+            if after_blank
+                && names
+                    .get_or_insert_with(|| tag_names(game, fen_read))
+                    .contains(&self.tag_name_here().to_ascii_lowercase())
+            {
+                break;
             }
             let line = self.line;
             let read = self.read_tag().map(|(name, value, at, words)| {
@@ -752,11 +752,11 @@ impl<'a> PgnReader<'a> {
                 self.advance(ended);
                 let comments_line = self.line;
                 self.skip_space();
-                let next_games = line >= before + 2 && self.peek() == Some('[') && {
-                    let next = self.tag_name_here().to_ascii_lowercase();
-                    game.tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(&next))
-                        || (fen_read && next == "fen")
-                };
+                let next_games = line >= before + 2
+                    && self.peek() == Some('[')
+                    && names
+                        .get_or_insert_with(|| tag_names(game, fen_read))
+                        .contains(&self.tag_name_here().to_ascii_lowercase());
                 if next_games {
                     (self.pos, self.line) = (pos, line);
                     break;
@@ -967,12 +967,7 @@ impl<'a> PgnReader<'a> {
                         break;
                     }
                     // (Bytes first: most tokens are moves.)
-                    let number_one = matches!(
-                        token.as_bytes(),
-                        [b'1', b'.', ..]
-                            | [b'1', 0xEF, 0xBC, 0x8E, ..]
-                            | [b'1', 0xE3, 0x80, 0x81, ..]
-                    );
+                    let number_one = starts_move_one(token);
                     if number_one
                         && stack.len() == 1
                         && self.numbered_anew(stack[0].last(), start, token)
@@ -1484,14 +1479,8 @@ impl<'a> PgnReader<'a> {
     /// variations.
     #[inline(never)]
     fn numbered_anew(&self, last: Option<&Node>, start: usize, token: &str) -> bool {
-        // The number's dot, and what follows it in the token.
-        let rest = &token[1..];
-        let after = &rest[rest.chars().next().map_or(0, char::len_utf8)..];
-        let dots = |s: &str| s.starts_with(['.', '…', '．']);
-        if dots(after)
-            || (after.is_empty()
-                && dots(self.text[start + token.len()..].trim_start_matches([' ', '\t'])))
-        {
+        let following = self.text[start + token.len()..].trim_start_matches([' ', '\t']);
+        if blacks_move_one(token, following.as_bytes()) {
             return false;
         }
         let Some(end) = last
@@ -1913,18 +1902,14 @@ fn no_move(word: &str) -> bool {
 /// Whether `line` starts with the opening of a DhtmlXQ record (`[DhtmlXQ]`) or of one of its
 /// fields (`[DhtmlXQ_name]`: letters, digits and `_`, then `]`), not with a tag named so
 /// (`[DhtmlXQ_ver "1"]`).
-fn opens_dhtmlxq(line: &[u8]) -> bool {
-    match line.strip_prefix(b"[DhtmlXQ") {
-        Some([b']', ..]) => true,
-        Some([b'_', name @ ..]) => {
-            let len = name
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-                .count();
-            len > 0 && name.get(len) == Some(&b']')
-        }
-        _ => false,
-    }
+fn opens_dhtmlxq(line: &str) -> bool {
+    line.strip_prefix("[DhtmlXQ").is_some_and(|rest| {
+        rest.starts_with(']')
+            || rest
+                .strip_prefix('_')
+                .and_then(dhtmlxq::field_name_at)
+                .is_some()
+    })
 }
 
 /// Whether `line` (without its line end) holds comments alone: `{…}` closed on it, one after
@@ -1940,20 +1925,42 @@ fn comments_alone(line: &[u8]) -> bool {
     matches!(rest, [] | [b';', ..])
 }
 
-/// Whether `token`, followed by `following`, is Red's move number 1 (`1.`, `1．`, `1、`, glued to
-/// its move or not; not `1...` or `1. ...`, Black's).
-fn numbers_red_move_one(token: &str, following: &[u8]) -> bool {
-    let Some(after) = ["1.", "1．", "1、"]
+/// The names of `game`'s tags, in lower case (as [`Game::tag`] compares them), with `fen` when
+/// a FEN tag was read (the start position is no tag).
+fn tag_names(game: &Game, fen_read: bool) -> std::collections::HashSet<String> {
+    game.tags
         .iter()
-        .find_map(|n| token.strip_prefix(n))
-    else {
-        return false;
-    };
+        .map(|(n, _)| n.to_ascii_lowercase())
+        .chain(fen_read.then(|| "fen".to_owned()))
+        .collect()
+}
+
+/// Whether `token` starts with a move number 1 (`1.`, `1．`, `1、`), told by its bytes (this
+/// runs for every move).
+#[inline(always)]
+fn starts_move_one(token: &str) -> bool {
+    matches!(
+        token.as_bytes(),
+        [b'1', b'.', ..] | [b'1', 0xEF, 0xBC, 0x8E, ..] | [b'1', 0xE3, 0x80, 0x81, ..]
+    )
+}
+
+/// Whether the move number 1 `token` starts with ([`starts_move_one`]) is Black's: continuation
+/// dots follow its dot in the token (`1...`), or, the token being the number alone, start
+/// `following`, the text after it from its first character that is no space (`1. ...`).
+fn blacks_move_one(token: &str, following: &[u8]) -> bool {
+    let rest = &token[1..];
+    let after = &rest[rest.chars().next().map_or(0, char::len_utf8)..];
     let dots = |s: &[u8]| {
         s.starts_with(b".") || s.starts_with("…".as_bytes()) || s.starts_with("．".as_bytes())
     };
-    let blacks = dots(after.as_bytes()) || (after.is_empty() && dots(after_line_spaces(following)));
-    !blacks
+    dots(after.as_bytes()) || (after.is_empty() && dots(following))
+}
+
+/// Whether `token`, followed by `following`, is Red's move number 1 (`1.`, `1．`, `1、`, glued to
+/// its move or not; not `1...` or `1. ...`, Black's).
+fn numbers_red_move_one(token: &str, following: &[u8]) -> bool {
+    starts_move_one(token) && !blacks_move_one(token, after_line_spaces(following))
 }
 
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
@@ -3226,43 +3233,8 @@ mod tests {
         for (text, next) in [
             ("[Red \"x]\n\n[Event \"B\"]\n1. h2e2 *\n", ok(&["h2e2"])),
             (
-                "[Red \"x]\n1. h2e2\n[Event \"B\"]\n1. c3c4 *\n",
-                ok(&["c3c4"]),
-            ),
-            (
                 "[Red \"x]\n\n1. h2e2 h9g7\n2. h0g2\n\n1. c3c4 c6c5 0-1\n",
                 ok(&["c3c4", "c6c5"]),
-            ),
-            (
-                "[Red \"x]\n\n1. h2e2 h9g7 红胜\n\n1. c3c4 *\n",
-                ok(&["c3c4"]),
-            ),
-            (
-                "[Red \"x]\n\n1. h2e2 h9g7 红胜 h0g2 *\n\n1. c3c4 *\n",
-                ok(&["c3c4"]),
-            ),
-            (
-                "[Red \"x]\n;[Black \"y\"]\n {c}\n[Date \"d\"]\n1. h2e2 h9g7 0-1\n1. c3c4 *\n",
-                ok(&["c3c4"]),
-            ),
-            (
-                "[Red \"x]\n{a} {b} ; c\n[Date \"d\"]\n1. h2e2 0-1\n1. c3c4 *\n",
-                ok(&["c3c4"]),
-            ),
-            // (A line of a comment and moves is the moves'.)
-            (
-                "[Red \"x]\n{c} 1. h2e2 h9g7 1-0\n\n1. c3c4 *\n",
-                ok(&["c3c4"]),
-            ),
-            // A line of moves after `%` is the moves' (`%` is no escape to the reader).
-            (
-                "[Red \"x]\n% 1. h2e2 h9g7 1-0\n\n1. c3c4 *\n",
-                ok(&["c3c4"]),
-            ),
-            // A tag named as a DhtmlXQ field is a tag.
-            (
-                "[Red \"x]\n[DhtmlXQ_ver \"1\"]\n1. h2e2 1-0\n\n1. c3c4 *\n",
-                ok(&["c3c4"]),
             ),
             // A DhtmlXQ record is a game of its own.
             (
@@ -3271,6 +3243,21 @@ mod tests {
             ),
         ] {
             assert_eq!(read_as(text), [Err(1), next], "{text}");
+        }
+        for text in [
+            "[Red \"x]\n1. h2e2\n[Event \"B\"]\n1. c3c4 *\n",
+            "[Red \"x]\n\n1. h2e2 h9g7 红胜\n\n1. c3c4 *\n",
+            "[Red \"x]\n\n1. h2e2 h9g7 红胜 h0g2 *\n\n1. c3c4 *\n",
+            "[Red \"x]\n;[Black \"y\"]\n {c}\n[Date \"d\"]\n1. h2e2 h9g7 0-1\n1. c3c4 *\n",
+            "[Red \"x]\n{a} {b} ; c\n[Date \"d\"]\n1. h2e2 0-1\n1. c3c4 *\n",
+            // (A line of a comment and moves is the moves'.)
+            "[Red \"x]\n{c} 1. h2e2 h9g7 1-0\n\n1. c3c4 *\n",
+            // A line of moves after `%` is the moves' (`%` is no escape to the reader).
+            "[Red \"x]\n% 1. h2e2 h9g7 1-0\n\n1. c3c4 *\n",
+            // A tag named as a DhtmlXQ field is a tag.
+            "[Red \"x]\n[DhtmlXQ_ver \"1\"]\n1. h2e2 1-0\n\n1. c3c4 *\n",
+        ] {
+            assert_eq!(read_as(text), [Err(1), ok(&["c3c4"])], "{text}");
         }
         // A line of other spaces than ASCII ones is no blank line before moves numbered anew,
         // as in the moves.
