@@ -54,6 +54,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
         files,
         missing,
         skipped,
+        ..
     } = collected;
     let mut status = ExitStatus::Success;
     for m in &missing {

@@ -188,6 +188,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         files,
         missing,
         skipped,
+        ..
     } = collected;
     let mut run = DatasetRun {
         plan,

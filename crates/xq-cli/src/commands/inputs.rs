@@ -65,7 +65,10 @@ pub(crate) struct Skipped {
 /// What the paths name: files to read, paths that cannot be used, entries skipped.
 #[derive(Debug, Default)]
 pub(crate) struct Collected {
+    /// The files ([`walk`] hands them on as found, and leaves this empty).
     pub(crate) files: Vec<Input>,
+    /// How many files were found.
+    pub(crate) found: usize,
     pub(crate) missing: Vec<Missing>,
     pub(crate) skipped: Vec<Skipped>,
 }
@@ -77,7 +80,7 @@ impl Collected {
     /// # Errors
     /// Then, saying so.
     pub(crate) fn something(&self) -> Result<(), CliError> {
-        if self.files.is_empty() && self.missing.is_empty() && self.skipped.is_empty() {
+        if self.found == 0 && self.missing.is_empty() && self.skipped.is_empty() {
             return Err(CliError::Invalid(
                 "no record files found in the inputs".to_owned(),
             ));
@@ -94,34 +97,36 @@ impl Collected {
 /// nothing, a link loop, a link out of the directory, and a FIFO, socket or device with a record's
 /// name are listed in `skipped`, never read and never dropped silently.
 pub(crate) fn collect(paths: &[PathBuf], follow: bool) -> Collected {
+    let mut files = Vec::new();
+    let mut out = walk(paths, follow, |input| files.push(input));
+    out.files = files;
+    out
+}
+
+/// What [`collect`] finds, each file handed to `found` as soon as it is found (so that work on
+/// the first files can start while a large tree is still being walked); the paths that cannot
+/// be used and the entries skipped are returned at the end (`files` left empty).
+pub(crate) fn walk(paths: &[PathBuf], follow: bool, mut found: impl FnMut(Input)) -> Collected {
     let mut out = Collected::default();
+    let mut count = 0;
+    let mut found = |input| {
+        count += 1;
+        found(input);
+    };
     for path in paths {
         match fs::metadata(path) {
             Ok(meta) if meta.is_dir() => {
-                let mut found = Vec::new();
                 let root = fs::canonicalize(path).unwrap_or_else(|_| path.clone());
                 let mut walker = Walker {
                     root: &root,
                     follow,
-                    seen_dirs: Vec::new(),
+                    seen_dirs: vec![root.clone()],
                     found: &mut found,
                     out: &mut out,
                 };
-                walker.seen_dirs.push(root.clone());
-                walker.walk(path);
-                out.files.extend(found.into_iter().map(|file| {
-                    let relative = file
-                        .strip_prefix(path)
-                        .map_or_else(|_| file.clone(), Path::to_path_buf);
-                    Input {
-                        display: xq_core::text::visible_path(&file),
-                        path: file,
-                        relative,
-                        found: true,
-                    }
-                }));
+                walker.walk(path, Path::new(""));
             }
-            Ok(_) => out.files.push(Input {
+            Ok(_) => found(Input {
                 path: path.clone(),
                 display: xq_core::text::visible_path(path),
                 relative: path.file_name().map_or_else(|| path.clone(), PathBuf::from),
@@ -133,6 +138,7 @@ pub(crate) fn collect(paths: &[PathBuf], follow: bool) -> Collected {
             }),
         }
     }
+    out.found = count;
     out
 }
 
@@ -143,7 +149,7 @@ struct Walker<'a> {
     follow: bool,
     /// Directories entered (canonical): a linked one is entered once.
     seen_dirs: Vec<PathBuf>,
-    found: &'a mut Vec<PathBuf>,
+    found: &'a mut dyn FnMut(Input),
     out: &'a mut Collected,
 }
 
@@ -155,8 +161,19 @@ impl Walker<'_> {
         });
     }
 
-    /// Record files below `dir`.
-    fn walk(&mut self, dir: &Path) {
+    /// A record file found at `path`, `relative` below the directory argument.
+    fn found(&mut self, path: PathBuf, relative: PathBuf) {
+        (self.found)(Input {
+            display: xq_core::text::visible_path(&path),
+            path,
+            relative,
+            found: true,
+        });
+    }
+
+    /// Record files below `dir`, which is `relative` below the directory argument (the path
+    /// below it is built on the way down, not cut from each file's path after).
+    fn walk(&mut self, dir: &Path, relative: &Path) {
         let entries = match fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(error) => {
@@ -180,28 +197,29 @@ impl Walker<'_> {
             }
         }
         listed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (_, entry) in listed {
+        for (name, entry) in listed {
             let path = entry.path();
+            let relative = relative.join(name);
             // The entry's type comes with the listing; only a link needs a look at its target.
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
             let named_like_a_record = extension_in(&path, RECORD_EXTENSIONS);
             if kind.is_dir() {
-                self.walk(&path);
+                self.walk(&path, &relative);
             } else if kind.is_file() {
                 if named_like_a_record {
-                    self.found.push(path);
+                    self.found(path, relative);
                 }
             } else if kind.is_symlink() {
-                self.link(&path, named_like_a_record);
+                self.link(&path, relative, named_like_a_record);
             } else if named_like_a_record {
                 self.skip(&path, "not a regular file (a FIFO, socket or device)");
             }
         }
     }
 
-    fn link(&mut self, path: &Path, named_like_a_record: bool) {
+    fn link(&mut self, path: &Path, relative: PathBuf, named_like_a_record: bool) {
         let (target, meta) = match fs::canonicalize(path).and_then(|t| Ok((fs::metadata(&t)?, t))) {
             Ok((meta, target)) => (target, meta),
             Err(_) => {
@@ -220,13 +238,13 @@ impl Walker<'_> {
                 );
             } else if !self.seen_dirs.contains(&target) {
                 self.seen_dirs.push(target);
-                self.walk(path);
+                self.walk(path, &relative);
             }
         } else if !named_like_a_record {
         } else if !meta.is_file() {
             self.skip(path, "a symbolic link to something that is no regular file");
         } else if inside || self.follow {
-            self.found.push(path.to_path_buf());
+            self.found(path.to_path_buf(), relative);
         } else {
             self.skip(
                 path,

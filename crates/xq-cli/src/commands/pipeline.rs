@@ -18,11 +18,7 @@ use std::{
     collections::{BTreeMap, VecDeque},
     io::{self, Read},
     path::Path,
-    sync::{
-        Condvar, Mutex, PoisonError, TryLockError,
-        atomic::{AtomicUsize, Ordering},
-        mpsc,
-    },
+    sync::{Condvar, Mutex, PoisonError, TryLockError, mpsc},
 };
 
 use xq_notation::{Reader, ReaderPool};
@@ -164,9 +160,38 @@ pub(crate) fn for_each_file<T: Send>(
     work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
     mut sink: impl FnMut(&Input, T) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    let n = files.len();
-    let workers = workers.clamp(1, n.max(1));
-    let io_threads = (workers * 4).clamp(4, 16).min(n.max(1));
+    for_each_found(
+        files.iter().cloned(),
+        workers,
+        readers,
+        work,
+        |input, result| sink(&input, result),
+    )
+}
+
+/// [`for_each_file`] for files given one by one as they are found (`files` may wait for the
+/// next, as the receiving end of a directory walk does): the readers take them as they come.
+///
+/// # Errors
+/// The first error of `sink`: the work stops there.
+pub(crate) fn for_each_found<T: Send>(
+    files: impl Iterator<Item = Input> + Send,
+    workers: usize,
+    readers: &ReaderPool,
+    work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
+    mut sink: impl FnMut(Input, T) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    // (How many files there are is known only for a list given whole: no more threads than
+    // files then.)
+    let n = match files.size_hint() {
+        (lower, Some(upper)) if lower == upper => upper,
+        _ => usize::MAX,
+    };
+    if n == 0 {
+        return Ok(());
+    }
+    let workers = workers.clamp(1, n);
+    let io_threads = (workers * 4).clamp(4, 16).min(n);
     let gate = Gate {
         state: Mutex::new(GateState {
             written: 0,
@@ -177,27 +202,31 @@ pub(crate) fn for_each_file<T: Send>(
         }),
         moved: Condvar::new(),
     };
-    let next = AtomicUsize::new(0);
-    let (load_tx, load_rx) = mpsc::channel::<(usize, Loaded)>();
+    // The files not yet taken by a reader, and the index of the next.
+    let next = Mutex::new(files.enumerate());
+    let (load_tx, load_rx) = mpsc::channel::<(usize, Input, Loaded)>();
     let load_rx = Mutex::new(load_rx);
-    let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, T)>>();
+    let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, Input, T)>>();
     std::thread::scope(|s| {
         for _ in 0..io_threads {
             let load_tx = load_tx.clone();
             let (gate, next) = (&gate, &next);
             s.spawn(move || {
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n || !gate.wait_for(i) {
+                    let taken = next.lock().unwrap_or_else(PoisonError::into_inner).next();
+                    let Some((i, input)) = taken else {
+                        break;
+                    };
+                    if !gate.wait_for(i) {
                         break;
                     }
-                    let loaded = Loaded::read(&files[i].path);
+                    let loaded = Loaded::read(&input.path);
                     let len = loaded.len();
                     gate.update(|state| {
                         state.held += len;
                         false
                     });
-                    if load_tx.send((i, loaded)).is_err() {
+                    if load_tx.send((i, input, loaded)).is_err() {
                         break;
                     }
                 }
@@ -211,7 +240,7 @@ pub(crate) fn for_each_file<T: Send>(
                 // Results not yet handed on, and the bytes of their files.
                 let mut results = Vec::with_capacity(RESULTS_AT_ONCE);
                 let mut freed = 0;
-                let hand_on = |results: &mut Vec<(usize, T)>, freed: &mut usize| {
+                let hand_on = |results: &mut Vec<(usize, Input, T)>, freed: &mut usize| {
                     let len = std::mem::take(freed);
                     gate.update(|state| {
                         state.held -= len;
@@ -244,7 +273,7 @@ pub(crate) fn for_each_file<T: Send>(
                         }
                         _ => Err(()),
                     };
-                    let Ok((i, loaded)) = item else {
+                    let Ok((i, input, loaded)) = item else {
                         if results.is_empty() {
                             break;
                         }
@@ -255,8 +284,8 @@ pub(crate) fn for_each_file<T: Send>(
                     };
                     freed += loaded.len();
                     let result =
-                        readers.with(Some(worker), |reader| work(i, &files[i], loaded, reader));
-                    results.push((i, result));
+                        readers.with(Some(worker), |reader| work(i, &input, loaded, reader));
+                    results.push((i, input, result));
                     // (Large files are handed on sooner: their bytes count against the budget
                     // until then.)
                     if (results.len() >= RESULTS_AT_ONCE || freed >= BUDGET / 8)
@@ -271,17 +300,19 @@ pub(crate) fn for_each_file<T: Send>(
         let mut held = BTreeMap::new();
         let mut written = 0;
         let result = loop {
-            if written == n {
-                break Ok(());
-            }
-            // Every worker gone before all is written: one panicked (the scope passes it on).
+            // Every worker gone: every file was worked on (or one panicked, which the scope
+            // passes on).
             let Ok(results) = done_rx.recv() else {
                 break Ok(());
             };
-            held.extend(results);
+            held.extend(
+                results
+                    .into_iter()
+                    .map(|(i, input, result)| (i, (input, result))),
+            );
             let mut step = || -> Result<(), CliError> {
-                while let Some(result) = held.remove(&written) {
-                    sink(&files[written], result)?;
+                while let Some((input, result)) = held.remove(&written) {
+                    sink(input, result)?;
                     written += 1;
                 }
                 Ok(())
@@ -407,7 +438,10 @@ pub(crate) fn for_each_group<G: Send>(
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
+    use std::{
+        path::PathBuf,
+        sync::atomic::{AtomicUsize, Ordering},
+    };
 
     use xq_notation::Mode;
 
@@ -486,6 +520,48 @@ mod tests {
             }
             assert_eq!(seen[n].1, "failed");
         }
+    }
+
+    #[test]
+    fn files_found_one_by_one_come_in_order_as_they_come() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = AHEAD * 2 + 3;
+        let files = files(dir.path(), n);
+        let given = files.clone();
+        let seen = within_a_minute(move || {
+            // Handed on by another thread, with pauses: the readers wait for each file, and a
+            // reader waiting for one holds the others back.
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                for (i, input) in given.into_iter().enumerate() {
+                    if i % 100 == 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                    }
+                    tx.send(input).unwrap();
+                }
+            });
+            let readers = ReaderPool::new(2, Mode::Lenient);
+            let mut seen = Vec::new();
+            for_each_found(
+                rx.into_iter(),
+                2,
+                &readers,
+                |i, _, loaded, _| (i, content(loaded)),
+                |input, (i, text)| {
+                    seen.push((input.display, i, text));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            seen
+        });
+        assert_eq!(seen.len(), n + 1);
+        for (i, (display, index, text)) in seen.iter().enumerate().take(n) {
+            assert_eq!(display, &files[i].display);
+            assert_eq!(*index, i);
+            assert_eq!(text, &i.to_string());
+        }
+        assert_eq!(seen[n].2, "failed");
     }
 
     #[test]
