@@ -41,15 +41,8 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
     let readers = ReaderPool::new(pool.current_num_threads(), mode);
     let mut report = Reporter::new(args.report, out, options);
     let started = Instant::now();
-    // A file's result as the pipeline hands it on, written to the report.
-    let each = |input: &Input, checked: Checked, report: &mut Reporter<'_>, bar: &ProgressBar| {
-        match checked {
-            Checked::Large => check_large(input, options, &readers, &pool, report, bar)?,
-            Checked::Done(result) => report.file(input, result)?,
-        }
-        bar.inc(1);
-        bar.set_message(format!("{} games", report.summary.games));
-        Ok(())
+    let each = |input: &Input, checked, report: &mut Reporter<'_>, bar: &ProgressBar| {
+        report_checked(input, checked, (options, &readers, &pool), report, bar)
     };
     let bar = std::thread::scope(|s| -> Result<ProgressBar, CliError> {
         let (files, walk): (Box<dyn Iterator<Item = Input> + Send>, _) =
@@ -83,11 +76,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
                 let files = std::mem::take(&mut collected.files);
                 (Box::new(files.into_iter()), Walk::Walked(collected))
             };
-        let mut front = Front {
-            walk,
-            waiting: Vec::new(),
-            bar: ProgressBar::hidden(),
-        };
+        let mut front = Front::new(walk);
         // Files read ahead and checked in parallel, reported in order; a large file is
         // checked on its own (its games in parallel) when its turn to be reported comes.
         pipeline::for_each_found(
@@ -124,11 +113,45 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
 
 /// The results of files checked while the inputs are still being walked wait: the report
 /// starts with the entries the walk skipped and the paths it could not use, known when it ends.
-/// At most this many wait (then the walk is waited for).
+/// At most this much waits, counted in [`weight`] (then the walk is waited for): a few thousand
+/// small files' results, as many games' reports of larger files.
 const WAIT_AT_MOST: usize = 4096;
+
+/// What a file's result counts for among those waiting: its games' reports (each bad move of
+/// each line and each warning one more), at least one. (Counting files alone let a few thousand
+/// files of hundreds of failing games each wait: five times the memory of the run.)
+fn weight(checked: &Checked) -> usize {
+    let games = match checked {
+        Checked::Done(FileResult::Read { games, .. }) => games
+            .iter()
+            .map(|g| 1 + g.more_errors.len() + g.warnings.len())
+            .sum(),
+        Checked::Done(FileResult::Failed(_) | FileResult::Skipped(_)) | Checked::Large => 0,
+    };
+    games.max(1)
+}
 
 /// How many files found the walk hands on at once.
 const FOUND_AT_ONCE: usize = 64;
+
+/// Writes a file's result, as the pipeline hands it on, to the report (a large file is checked
+/// now, with `how`: the reading options, the notation readers and the pool).
+fn report_checked(
+    input: &Input,
+    checked: Checked,
+    how: (ReadOptions, &ReaderPool, &rayon::ThreadPool),
+    report: &mut Reporter<'_>,
+    bar: &ProgressBar,
+) -> Result<(), CliError> {
+    let (options, readers, pool) = how;
+    match checked {
+        Checked::Large => check_large(input, options, readers, pool, report, bar)?,
+        Checked::Done(result) => report.file(input, result)?,
+    }
+    bar.inc(1);
+    bar.set_message(format!("{} games", report.summary.games));
+    Ok(())
+}
 
 /// The walk of the inputs, as the report sees it.
 enum Walk<'s> {
@@ -145,17 +168,29 @@ struct Front<'s> {
     walk: Walk<'s>,
     /// Files checked before the report started, in order.
     waiting: Vec<(Input, Checked)>,
+    /// Their [`weight`].
+    waiting_weight: usize,
     /// The progress bar, made when the number of files is known.
     bar: ProgressBar,
 }
 
-impl Front<'_> {
+impl<'s> Front<'s> {
+    fn new(walk: Walk<'s>) -> Front<'s> {
+        Front {
+            walk,
+            waiting: Vec::new(),
+            waiting_weight: 0,
+            bar: ProgressBar::hidden(),
+        }
+    }
+
     /// `input`'s result back if the report has started or may start now, else kept waiting.
     fn wait(&mut self, input: Input, checked: Checked) -> Option<(Input, Checked)> {
         match &self.walk {
             Walk::Walking(walking)
-                if !walking.is_finished() && self.waiting.len() < WAIT_AT_MOST =>
+                if !walking.is_finished() && self.waiting_weight < WAIT_AT_MOST =>
             {
+                self.waiting_weight += weight(&checked);
                 self.waiting.push((input, checked));
                 None
             }
@@ -749,27 +784,60 @@ mod tests {
         Checked::Done(FileResult::Skipped(format!("{name} is no record")))
     }
 
-    /// No more than [`WAIT_AT_MOST`] results wait for a long walk: then the report waits for it
-    /// (memory stays bounded whatever the tree).
-    #[test]
-    fn a_long_walk_is_waited_for_once_enough_results_wait() {
+    /// Runs `f` with the front of a report whose walk goes on until `f` drops or sends on the
+    /// sender it is given, then gives `walked`.
+    fn during_a_walk(walked: inputs::Collected, f: impl FnOnce(&mut Front<'_>, mpsc::Sender<()>)) {
         let (go_tx, go_rx) = mpsc::channel::<()>();
         std::thread::scope(|s| {
             let walking = s.spawn(move || {
                 let _ = go_rx.recv();
-                inputs::Collected::default()
+                walked
             });
-            let mut front = Front {
-                walk: Walk::Walking(walking),
-                waiting: Vec::new(),
-                bar: ProgressBar::hidden(),
-            };
+            f(&mut Front::new(Walk::Walking(walking)), go_tx);
+        });
+    }
+
+    /// No more than [`WAIT_AT_MOST`] results wait for a long walk: then the report waits for it
+    /// (memory stays bounded whatever the tree).
+    #[test]
+    fn a_long_walk_is_waited_for_once_enough_results_wait() {
+        during_a_walk(inputs::Collected::default(), |front, _go| {
             for _ in 0..WAIT_AT_MOST {
                 assert!(front.wait(input("a.txt"), skipped("a.txt")).is_none());
             }
             assert!(front.wait(input("b.txt"), skipped("b.txt")).is_some());
             assert_eq!(front.waiting.len(), WAIT_AT_MOST);
-            go_tx.send(()).unwrap();
+        });
+    }
+
+    /// A file of many games counts for each of their reports: few such files wait.
+    #[test]
+    fn files_of_many_games_wait_fewer() {
+        let report = GameReport {
+            game: 0,
+            ok: false,
+            line: None,
+            plies: 0,
+            lines: 1,
+            error: None,
+            more_errors: Vec::new(),
+            warnings: vec!["a warning".to_owned()],
+        };
+        let read = || {
+            Checked::Done(FileResult::Read {
+                format: Format::Pgn,
+                encoding: None,
+                games: vec![report.clone(); 500],
+                not_games: 0,
+            })
+        };
+        during_a_walk(inputs::Collected::default(), |front, _go| {
+            // 1,000 each: five wait (4,000 held is still below the bound), the sixth is handed
+            // back.
+            for _ in 0..WAIT_AT_MOST / 1000 + 1 {
+                assert!(front.wait(input("a.pgn"), read()).is_none());
+            }
+            assert!(front.wait(input("b.pgn"), read()).is_some());
         });
     }
 
@@ -780,38 +848,24 @@ mod tests {
         let pool = super::super::thread_pool(Some(1)).unwrap();
         let readers = ReaderPool::new(1, Mode::Lenient);
         let options = ReadOptions::default();
-        let each =
-            |input: &Input, checked: Checked, report: &mut Reporter<'_>, bar: &ProgressBar| {
-                match checked {
-                    Checked::Large => check_large(input, options, &readers, &pool, report, bar)?,
-                    Checked::Done(result) => report.file(input, result)?,
-                }
-                Ok(())
-            };
+        let each = |input: &Input, checked, report: &mut Reporter<'_>, bar: &ProgressBar| {
+            report_checked(input, checked, (options, &readers, &pool), report, bar)
+        };
         let mut out = Vec::new();
         let mut report = Reporter::new(ReportFormat::Text, &mut out, options);
-        let (go_tx, go_rx) = mpsc::channel::<()>();
-        std::thread::scope(|s| {
-            let walking = s.spawn(move || {
-                go_rx.recv().unwrap();
-                inputs::Collected {
-                    found: 3,
-                    skipped: vec![inputs::Skipped {
-                        display: "fifo.pgn".to_owned(),
-                        why: "not a regular file".to_owned(),
-                    }],
-                    ..inputs::Collected::default()
-                }
-            });
-            let mut front = Front {
-                walk: Walk::Walking(walking),
-                waiting: Vec::new(),
-                bar: ProgressBar::hidden(),
-            };
+        let walked = inputs::Collected {
+            found: 3,
+            skipped: vec![inputs::Skipped {
+                display: "fifo.pgn".to_owned(),
+                why: "not a regular file".to_owned(),
+            }],
+            ..inputs::Collected::default()
+        };
+        during_a_walk(walked, |front, go| {
             for name in ["a.txt", "b.txt"] {
                 assert!(front.wait(input(name), skipped(name)).is_none());
             }
-            go_tx.send(()).unwrap();
+            go.send(()).unwrap();
             // Started (waiting for the walk to end): what it skipped, then the files waiting.
             front.start(&mut report, true, &each).unwrap();
             // Then each file's result as it comes.
