@@ -538,6 +538,42 @@ fn a_damaged_record_among_others_fails_and_other_files_are_skipped() {
     let run = xq(&["validate", dir.to_str().unwrap(), "-q"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     insta::assert_snapshot!(scrub(&run.stdout, tmp.path()));
+    // The machine formats list each file skipped too: a row of kind `skipped`, not a failure.
+    let rows = support::jsonl(&xq(&[
+        "validate",
+        dir.to_str().unwrap(),
+        "-q",
+        "--report",
+        "jsonl",
+    ]));
+    let skipped: Vec<_> = rows
+        .iter()
+        .filter(|r| r["error"]["kind"] == "skipped")
+        .map(|r| {
+            r["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        skipped,
+        ["broken.json", "index.html", "package.json", "readme.txt"],
+        "{rows:?}"
+    );
+    let csv = xq(&["validate", dir.to_str().unwrap(), "-q", "--report", "csv"]);
+    assert_eq!(
+        csv.stdout
+            .lines()
+            .filter(|l| l.contains(",skipped,"))
+            .count(),
+        4,
+        "{}",
+        csv.stdout
+    );
     let out = tmp.path().join("out");
     let run = xq(&[
         "convert",

@@ -559,13 +559,9 @@ impl<'o> Reporter<'o> {
         self.current = Some((input.path.clone(), self.options));
         match result {
             FileResult::Failed(failure) => self.file_failure(&input.display, &failure),
-            FileResult::Skipped(why) => {
-                self.summary.skipped_files += 1;
-                if self.format == ReportFormat::Text {
-                    self.say(&format!("{}: skipped: {why}", input.display))?;
-                }
-                Ok(())
-            }
+            // (A row of kind `skipped` in the machine formats, as for the entries the walk
+            // skips: a file found that is no record is never left out of a report.)
+            FileResult::Skipped(why) => self.skipped_entry(&input.display, &why),
             FileResult::Read {
                 format,
                 encoding,
