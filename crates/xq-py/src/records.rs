@@ -461,10 +461,13 @@ pub(crate) fn _validate_files(
         })?;
         let mut rows = Vec::new();
         for f in &files {
-            if f.skipped.is_some() {
+            let file = f.file.as_deref().unwrap_or(BYTES);
+            // A file found that is no record: a row of kind `skipped`, as `xq validate` writes.
+            if let Some(why) = &f.skipped {
+                let failure = Failure::whole("skipped", why.clone());
+                rows.push(row_value(&ReportRow::file_failure(file, &failure))?);
                 continue;
             }
-            let file = f.file.as_deref().unwrap_or(BYTES);
             if let Some(failure) = &f.failure {
                 rows.push(row_value(&ReportRow::file_failure(file, failure))?);
             }

@@ -175,6 +175,26 @@ def test_validate_matches_the_command(ccpd, xq_command):
     assert list(xq.validate(sub)) == cli
 
 
+def test_a_note_found_beside_records_is_a_skipped_row(tmp_path, xq_command):
+    """Found in a directory, a file that is no record is a row of kind `skipped` (not a failure),
+    as in `xq validate --report jsonl`; `read_games` yields no game for it."""
+    import json
+    import subprocess
+
+    (tmp_path / "a.pgn").write_text('[Event "t"]\n1. h2e2 h9g7 1-0\n', encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("shopping: milk, eggs\n", encoding="utf-8")
+    rows = list(xq.validate(tmp_path))
+    said = [(Path(r["file"]).name, r["ok"], (r.get("error") or {}).get("kind")) for r in rows]
+    assert said == [("a.pgn", True, None), ("notes.txt", False, "skipped")]
+    assert [Path(g.file).name for g in xq.read_games(tmp_path)] == ["a.pgn"]
+    run = subprocess.run(
+        [str(xq_command), "validate", "-q", "--report", "jsonl", str(tmp_path)],
+        capture_output=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()] == rows
+
+
 def test_a_large_file_is_streamed_with_the_same_games(ccpd, ccpd_games, tmp_path):
     # All of ccpd-dev twice in one Big5 file of some 7 MB: over the 4 MB at which files are
     # streamed (4,096 games a chunk, so chunks meet in the middle of the archive).
