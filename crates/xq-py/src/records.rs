@@ -243,7 +243,7 @@ struct ChunkState {
 /// Streams a large record file (any size works; small ones are better read whole by
 /// `_read_files`).
 #[pyfunction]
-#[pyo3(signature = (path, found = false, encoding = None, format = None, jobs = None, strict = false))]
+#[pyo3(signature = (path, found = false, encoding = None, format = None, jobs = None, strict = false, skipped_row = false))]
 pub(crate) fn _stream_file(
     path: String,
     found: bool,
@@ -251,6 +251,7 @@ pub(crate) fn _stream_file(
     format: Option<&str>,
     jobs: Option<usize>,
     strict: bool,
+    skipped_row: bool,
 ) -> PyResult<GameChunks> {
     let (opts, mode) = options(encoding, format, strict)?;
     let (pool, readers) = workers(jobs, mode)?;
@@ -260,8 +261,14 @@ pub(crate) fn _stream_file(
             .and_then(|e| e.to_str())
             .is_some_and(|e| SHARED_EXTENSIONS.iter().any(|s| s.eq_ignore_ascii_case(e)));
     let stream = xq_record::GameStream::open(p, opts).map_err(|err| {
-        // A file found in a directory that is not a record is skipped, as in `_read_files`.
-        (!(shared && err.is_not_a_record())).then(|| Failure::from(&err))
+        if shared && err.is_not_a_record() {
+            // A file found in a directory that is not a record is skipped, as in
+            // `_read_files`; the rows of `validate` say so (`skipped_row`), as the command's.
+            skipped_row
+                .then(|| Failure::whole("skipped", format!("not a game record ({})", err.message)))
+        } else {
+            Some(Failure::from(&err))
+        }
     });
     Ok(GameChunks(std::sync::Mutex::new(Some(ChunkState {
         file: path,

@@ -193,6 +193,11 @@ def test_a_note_found_beside_records_is_a_skipped_row(tmp_path, xq_command):
     )
     assert run.returncode == 0, run.stderr
     assert [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()] == rows
+    # The same for a note too large to be read whole (streamed): its row, no game.
+    (tmp_path / "notes.txt").write_text("shopping: milk, eggs\n" * 250_000, encoding="utf-8")
+    assert (tmp_path / "notes.txt").stat().st_size > 4 << 20
+    assert list(xq.validate(tmp_path)) == rows
+    assert [Path(g.file).name for g in xq.read_games(tmp_path)] == ["a.pgn"]
 
 
 def test_a_large_file_is_streamed_with_the_same_games(ccpd, ccpd_games, tmp_path):

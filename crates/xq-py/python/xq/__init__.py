@@ -267,7 +267,8 @@ def validate(
         return [g.report() for g in _xq._read_bytes(buf, name, encoding, format, strict)]
 
     def large(path: str, found: bool) -> Iterator[Dict[str, Any]]:
-        for chunk in _xq._stream_file(path, found, encoding, format, jobs, strict):
+        # (A file found that is no record gives its row of kind `skipped`.)
+        for chunk in _xq._stream_file(path, found, encoding, format, jobs, strict, True):
             yield from (g.report() for g in chunk)
 
     return _batched(paths, files, data, large)
