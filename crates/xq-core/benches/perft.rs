@@ -4,8 +4,10 @@
 //! (5,392,831,844 nodes) is measured with `xq perft --depth 6` (see README); these benches keep
 //! each sample short.
 //!
-//! The yardstick: Pikafish's perft(6) of the start position takes about 49 s on the 2-core build
-//! machine (110 M nodes/s); `xq perft --depth 6` takes 41 s there (131 M nodes/s, 1.2-1.3x).
+//! The yardstick: Pikafish's perft(6) of the start position took about 49 s on the 2-core build
+//! machine (110 M nodes/s) when the speed round began, and the xq of then (`f052590`) 1.30x less.
+//! On 2026-11-25 `xq perft --depth 6` took 26.1-26.5 s there (203-207 M nodes/s) against
+//! 33.3-34.1 s for `f052590` in the same runs: about 1.6-1.7x Pikafish by that ratio.
 //! Keep xq at 1.3x Pikafish or better.
 
 use divan::{Bencher, counter::ItemsCount};
