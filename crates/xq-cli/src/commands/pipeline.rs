@@ -67,8 +67,7 @@ impl Loaded {
         // more that finds the end): from an empty vector, `read_to_end` reads 32 bytes, then
         // doubles, seven calls for a 1 KiB file. The length is not asked first (one call more).
         let mut bytes = Vec::with_capacity(FIRST_READ);
-        let read =
-            std::fs::File::open(path).and_then(|file| file.take(LARGE + 1).read_to_end(&mut bytes));
+        let read = open(path).and_then(|file| file.take(LARGE + 1).read_to_end(&mut bytes));
         match read {
             Err(e) => Loaded::Failed(e),
             Ok(n) if n as u64 > LARGE => Loaded::Large,
@@ -82,6 +81,55 @@ impl Loaded {
             Loaded::Large | Loaded::Failed(_) => 0,
         }
     }
+}
+
+/// Opens `path` to read it: relative to its directory, kept open by this thread while the files
+/// it reads are that directory's (files come in directory order), so that the kernel looks up
+/// the file's name alone, not every directory of its path again (the path walk was a fifth of
+/// the kernel's time for a tree of small files warm in the page cache; 2.5% of the CPU time of
+/// the whole run saved).
+#[cfg(unix)]
+fn open(path: &Path) -> io::Result<std::fs::File> {
+    use std::{cell::RefCell, os::fd::OwnedFd, path::PathBuf};
+
+    use rustix::fs::{Mode, OFlags};
+
+    thread_local! {
+        /// The directory of the last file this thread opened, and its handle.
+        static DIR: RefCell<Option<(PathBuf, OwnedFd)>> = const { RefCell::new(None) };
+    }
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return std::fs::File::open(path);
+    };
+    if dir.as_os_str().is_empty() {
+        return std::fs::File::open(path);
+    }
+    DIR.with_borrow_mut(|held| {
+        if held
+            .as_ref()
+            .is_none_or(|(at, _)| at.as_os_str() != dir.as_os_str())
+        {
+            let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            *held = rustix::fs::open(dir, flags, Mode::empty())
+                .ok()
+                .map(|fd| (dir.to_path_buf(), fd));
+        }
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+        match held
+            .as_ref()
+            .map(|(_, fd)| rustix::fs::openat(fd, name, flags, Mode::empty()))
+        {
+            Some(Ok(file)) => Ok(file.into()),
+            // (Not there, or not readable: by its path, as if no directory were held, in case
+            // the directory held was replaced since. Either way the path's answer is the one.)
+            Some(Err(_)) | None => std::fs::File::open(path),
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn open(path: &Path) -> io::Result<std::fs::File> {
+    std::fs::File::open(path)
 }
 
 /// Where the sink is, for the readers to keep their distance.
@@ -591,6 +639,32 @@ mod tests {
         assert_eq!(sunk, 10);
         // The readers stopped within their distance of the sink.
         assert!(worked.load(Ordering::Relaxed) <= 10 + AHEAD + 16);
+    }
+
+    /// Files read one directory after another, and back, each read whole; a file in a
+    /// directory replaced since its directory was last held is read all the same.
+    #[test]
+    fn files_are_read_in_the_directory_they_are_named_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        for (d, n) in [(&a, "1"), (&b, "2")] {
+            std::fs::create_dir(d).unwrap();
+            std::fs::write(d.join("x.txt"), n).unwrap();
+        }
+        for (d, n) in [(&a, "1"), (&a, "1"), (&b, "2"), (&a, "1")] {
+            assert_eq!(content(Loaded::read(&d.join("x.txt"))), n);
+        }
+        assert_eq!(content(Loaded::read(&a.join("none.txt"))), "failed");
+        std::fs::remove_dir_all(&a).unwrap();
+        std::fs::create_dir(&a).unwrap();
+        std::fs::write(a.join("y.txt"), "3").unwrap();
+        assert_eq!(content(Loaded::read(&a.join("y.txt"))), "3");
+        assert_eq!(content(Loaded::read(&a.join("x.txt"))), "failed");
+        // A name alone (the current directory's) is read by its path.
+        assert_eq!(
+            content(Loaded::read(Path::new("no-such-file.txt"))),
+            "failed"
+        );
     }
 
     #[test]
