@@ -148,7 +148,7 @@ fn read_buffer(
     let records = match xq_record::read(bytes, extension, options) {
         Ok(records) => records,
         Err(err) if shared && err.is_not_a_record() => {
-            out.skipped = Some(format!("not a game record ({})", err.message));
+            out.skipped = Some(err.why_skipped());
             return out;
         }
         Err(err) => {
@@ -264,8 +264,7 @@ pub(crate) fn _stream_file(
         if shared && err.is_not_a_record() {
             // A file found in a directory that is not a record is skipped, as in
             // `_read_files`; the rows of `validate` say so (`skipped_row`), as the command's.
-            skipped_row
-                .then(|| Failure::whole("skipped", format!("not a game record ({})", err.message)))
+            skipped_row.then(|| Failure::whole("skipped", err.why_skipped()))
         } else {
             Some(Failure::from(&err))
         }

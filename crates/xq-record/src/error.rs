@@ -70,6 +70,12 @@ impl ReadError {
         self.kind == ReadErrorKind::UnknownFormat
     }
 
+    /// Why a file skipped for this error ([`ReadError::is_not_a_record`]) is skipped, in words:
+    /// what every report of a skipped file says.
+    pub fn why_skipped(&self) -> String {
+        format!("not a game record ({})", self.message)
+    }
+
     /// An error of `kind` with a message.
     pub fn new(kind: ReadErrorKind, message: impl Into<String>) -> ReadError {
         ReadError {

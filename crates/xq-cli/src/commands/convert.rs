@@ -140,7 +140,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
             // as it is ready (the pipeline of `validate`); the notation readers are the threads'.
             let readers = ReaderPool::new(workers, Mode::Lenient);
             pipeline::for_each_file(
-                &files,
+                files,
                 workers,
                 &readers,
                 |i, input, loaded, _| convert(i, input, Some(loaded)),
@@ -427,11 +427,7 @@ fn open_input<'a>(
             return Ok(Err(ExitStatus::Io));
         }
         Err(e) if input.may_not_be_a_record() && e.is_not_a_record() => {
-            writeln!(
-                out,
-                "{name}: skipped: not a game record ({})",
-                visible(&e.message)
-            )?;
+            writeln!(out, "{name}: skipped: {}", visible(&e.why_skipped()))?;
             return Ok(Err(ExitStatus::Success));
         }
         Err(e) => {

@@ -215,7 +215,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
     // Read ahead, replay and encode each small file in parallel; a large one waits for its
     // turn. The hash is of the bytes read (a large file is read again for it).
     pipeline::for_each_file(
-        &files,
+        files,
         pool.current_num_threads(),
         &readers,
         |_, input, loaded, reader| {
@@ -234,6 +234,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
             (checked, encoded, sha256)
         },
         |input, (checked, encoded, sha256)| {
+            let input = &input;
             hashes.push(ManifestInput {
                 file: input.display.clone(),
                 sha256,

@@ -197,38 +197,19 @@ impl Gate {
 
 /// Reads, works on (`work`, on a worker with the file's index and the worker's notation reader)
 /// and hands to `sink` (on the calling thread, in input order) every file of `files`, with
-/// `workers` workers.
+/// `workers` workers. The files may come as they are found (`files` may wait for the next, as
+/// the receiving end of a directory walk does): the readers take them as they come.
 ///
 /// # Errors
 /// The first error of `sink`: the work stops there.
 pub(crate) fn for_each_file<T: Send>(
-    files: &[Input],
-    workers: usize,
-    readers: &ReaderPool,
-    work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
-    mut sink: impl FnMut(&Input, T) -> Result<(), CliError>,
-) -> Result<(), CliError> {
-    for_each_found(
-        files.iter().cloned(),
-        workers,
-        readers,
-        work,
-        |input, result| sink(&input, result),
-    )
-}
-
-/// [`for_each_file`] for files given one by one as they are found (`files` may wait for the
-/// next, as the receiving end of a directory walk does): the readers take them as they come.
-///
-/// # Errors
-/// The first error of `sink`: the work stops there.
-pub(crate) fn for_each_found<T: Send>(
-    files: impl Iterator<Item = Input> + Send,
+    files: impl IntoIterator<Item = Input, IntoIter: Send>,
     workers: usize,
     readers: &ReaderPool,
     work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
     mut sink: impl FnMut(Input, T) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
+    let files = files.into_iter();
     // (How many files there are is known only for a list given whole: no more threads than
     // files then.)
     let n = match files.size_hint() {
@@ -549,12 +530,12 @@ mod tests {
                 let readers = ReaderPool::new(workers, Mode::Lenient);
                 let mut seen = Vec::new();
                 for_each_file(
-                    &given,
+                    given,
                     workers,
                     &readers,
                     |_, _, loaded, _| content(loaded),
                     |input, text| {
-                        seen.push((input.display.clone(), text));
+                        seen.push((input.display, text));
                         Ok(())
                     },
                 )
@@ -590,8 +571,8 @@ mod tests {
             });
             let readers = ReaderPool::new(2, Mode::Lenient);
             let mut seen = Vec::new();
-            for_each_found(
-                rx.into_iter(),
+            for_each_file(
+                rx,
                 2,
                 &readers,
                 |i, _, loaded, _| (i, content(loaded)),
@@ -620,7 +601,7 @@ mod tests {
         let worked = AtomicUsize::new(0);
         let mut sunk = 0;
         let result = for_each_file(
-            &files,
+            files,
             2,
             &readers,
             |_, _, loaded, _| {
@@ -684,6 +665,6 @@ mod tests {
     #[test]
     fn no_files_is_nothing_to_do() {
         let readers = ReaderPool::new(1, Mode::Lenient);
-        for_each_file(&[], 2, &readers, |_, _, _, _| (), |_, ()| unreachable!()).unwrap();
+        for_each_file([], 2, &readers, |_, _, _, _| (), |_, ()| unreachable!()).unwrap();
     }
 }

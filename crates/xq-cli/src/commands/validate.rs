@@ -79,7 +79,7 @@ pub(crate) fn run(args: &ValidateArgs, out: &mut dyn Write) -> Result<ExitStatus
         let mut front = Front::new(walk);
         // Files read ahead and checked in parallel, reported in order; a large file is
         // checked on its own (its games in parallel) when its turn to be reported comes.
-        pipeline::for_each_found(
+        pipeline::for_each_file(
             files,
             pool.current_num_threads(),
             &readers,
@@ -281,7 +281,7 @@ impl<G> FileResult<G> {
     /// failed otherwise (a damaged record, or a file named on the command line).
     pub(crate) fn not_opened(input: &Input, err: &ReadError) -> FileResult<G> {
         if input.may_not_be_a_record() && err.is_not_a_record() {
-            FileResult::Skipped(format!("not a game record ({})", err.message))
+            FileResult::Skipped(err.why_skipped())
         } else {
             FileResult::Failed(Failure::from(err))
         }
