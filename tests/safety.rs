@@ -794,6 +794,36 @@ fn links_out_of_a_walked_directory_are_listed_not_followed() {
     assert_eq!(named[0]["ok"], found[0]["ok"]);
 }
 
+#[cfg(unix)]
+#[test]
+fn with_follow_each_directory_is_walked_once() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("games");
+    fs::create_dir_all(dir.join("sub")).unwrap();
+    copy("records/ours/variations.pgn", &dir.join("a.pgn"));
+    copy("records/ours/variations.pgn", &dir.join("sub/b.pgn"));
+    // A link to a directory the walk also meets by its name (after the link, in name order),
+    // and a link back up to the directory given: each file is read once.
+    symlink(dir.join("sub"), dir.join("lnk")).unwrap();
+    symlink(&dir, dir.join("sub/up")).unwrap();
+    let rows = support::jsonl(&xq(&[
+        "validate",
+        dir.to_str().unwrap(),
+        "-q",
+        "--follow",
+        "--report",
+        "jsonl",
+    ]));
+    let mut files: Vec<_> = rows
+        .iter()
+        .filter_map(|r| r["file"].as_str())
+        .map(|f| scrub(f, tmp.path()))
+        .collect();
+    files.dedup();
+    assert_eq!(files, ["TMP/games/a.pgn", "TMP/games/lnk/b.pgn"]);
+}
+
 #[test]
 fn the_json_report_is_streamed_as_the_document_it_was() {
     for path in [

@@ -2,6 +2,7 @@
 //! below directories.
 
 use std::{
+    collections::HashSet,
     fs,
     path::{Path, PathBuf},
 };
@@ -93,7 +94,8 @@ impl Collected {
 ///
 /// A file named on the command line is read whatever it is (a link is followed: it was named).
 /// Below a directory, a symbolic link is followed only to a file inside that directory (or
-/// anywhere with `follow`; a linked directory only with `follow`, each directory once); a link to
+/// anywhere with `follow`; a linked directory only with `follow`, and then each directory once,
+/// where the walk first meets it in name order, by its name or by a link); a link to
 /// nothing, a link loop, a link out of the directory, and a FIFO, socket or device with a record's
 /// name are listed in `skipped`, never read and never dropped silently.
 pub(crate) fn collect(paths: &[PathBuf], follow: bool) -> Collected {
@@ -120,7 +122,7 @@ pub(crate) fn walk(paths: &[PathBuf], follow: bool, mut found: impl FnMut(Input)
                 let mut walker = Walker {
                     root: &root,
                     follow,
-                    seen_dirs: vec![root.clone()],
+                    seen_dirs: HashSet::new(),
                     found: &mut found,
                     out: &mut out,
                 };
@@ -147,8 +149,9 @@ struct Walker<'a> {
     /// The directory given, canonical.
     root: &'a Path,
     follow: bool,
-    /// Directories entered (canonical): a linked one is entered once.
-    seen_dirs: Vec<PathBuf>,
+    /// Directories entered (canonical), when links are followed: each is entered once, where the
+    /// walk first meets it (by its own name or by a link), so that no file is read twice.
+    seen_dirs: HashSet<PathBuf>,
     found: &'a mut dyn FnMut(Input),
     out: &'a mut Collected,
 }
@@ -174,6 +177,12 @@ impl Walker<'_> {
     /// Record files below `dir`, which is `relative` below the directory argument (the path
     /// below it is built on the way down, not cut from each file's path after).
     fn walk(&mut self, dir: &Path, relative: &Path) {
+        if self.follow {
+            let canonical = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+            if !self.seen_dirs.insert(canonical) {
+                return;
+            }
+        }
         let entries = match fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(error) => {
@@ -236,8 +245,8 @@ impl Walker<'_> {
                     path,
                     "a symbolic link to a directory: not followed (--follow enters it)",
                 );
-            } else if !self.seen_dirs.contains(&target) {
-                self.seen_dirs.push(target);
+            } else {
+                // (Entered unless it was already: see `walk`.)
                 self.walk(path, &relative);
             }
         } else if !named_like_a_record {
