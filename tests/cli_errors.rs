@@ -44,6 +44,51 @@ fn the_caret_finds_its_place_in_a_gbk_file() {
 }
 
 #[test]
+fn validate_places_bad_moves_in_the_files_own_bytes() {
+    // A bad move of the main line and one of a variation, in text that validate reads without
+    // placing its moves (GBK, Big5, UTF-16) and reads again to place them when one is bad: each
+    // failure says the byte of its move in the file as stored, as for UTF-8.
+    let text = "[Event \"x\"]\n\n1. 炮二平五 (1. 兵七進一 卒３進１ 2. 車九進九) 馬８進７\n2. 馬二進三 馬２進３ 3. 帥五進五 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let encodings = [
+        encoding_rs::UTF_8,
+        encoding_rs::GBK,
+        encoding_rs::BIG5,
+        encoding_rs::UTF_16LE,
+    ];
+    for encoding in encodings {
+        let encode = |s: &str| -> Vec<u8> {
+            if encoding == encoding_rs::UTF_16LE {
+                let mut bytes = vec![0xFF, 0xFE];
+                bytes.extend(s.encode_utf16().flat_map(u16::to_le_bytes));
+                bytes
+            } else {
+                encoding.encode(s).0.into_owned()
+            }
+        };
+        let path = dir.path().join(format!("{}.pgn", encoding.name()));
+        std::fs::write(&path, encode(text)).unwrap();
+        let place = |mv: &str| encode(&text[..text.find(mv).unwrap()]).len() as u64;
+        let run = xq(&[
+            "validate",
+            path.to_str().unwrap(),
+            "-q",
+            "--format",
+            "jsonl",
+        ]);
+        let rows = support::jsonl(&run);
+        let name = encoding.name();
+        assert_eq!(rows.len(), 1, "{name}: {}", run.stdout);
+        assert_eq!(rows[0]["error"]["move"], "帥五進五", "{name}");
+        assert_eq!(rows[0]["error"]["offset"], place("帥五進五"), "{name}");
+        assert_eq!(rows[0]["error"]["line"], 4, "{name}");
+        let variation = &rows[0]["more_errors"][0];
+        assert_eq!(variation["move"], "車九進九", "{name}");
+        assert_eq!(variation["offset"], place("車九進九"), "{name}");
+    }
+}
+
+#[test]
 fn judge_and_fen_errors_show_a_caret() {
     let mut out = error(&["judge", "--moves", "h2e2 炮二平十"]);
     out += &error(&["judge", "fixtures/bad/pgn-unclosed-comment.pgn"]);

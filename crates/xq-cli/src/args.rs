@@ -532,6 +532,7 @@ impl InputArgs {
         xq_record::ReadOptions {
             encoding: self.encoding.map(Into::into),
             format: self.from.map(Into::into),
+            ..xq_record::ReadOptions::default()
         }
     }
 }

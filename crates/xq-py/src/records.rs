@@ -96,6 +96,7 @@ fn options(
     let options = ReadOptions {
         encoding: encoding.map(parse_encoding).transpose()?,
         format: format.map(parse_format).transpose()?,
+        ..ReadOptions::default()
     };
     Ok((options, if strict { Mode::Strict } else { Mode::Lenient }))
 }

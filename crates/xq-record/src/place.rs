@@ -23,6 +23,9 @@ pub(crate) struct Place<'a> {
     next: usize,
     /// Places passed, in order: (`pos`, `offset`, `next`) there.
     marks: Vec<(usize, usize, usize)>,
+    /// Whether games' moves are placed where placing them costs a count (see
+    /// [`ReadOptions::unplaced_moves`](crate::ReadOptions)).
+    moves: bool,
 }
 
 /// How many bytes of text apart the places remembered for going back are (at least).
@@ -39,7 +42,14 @@ impl<'a> Place<'a> {
             replaced,
             next: 0,
             marks: Vec::new(),
+            moves: true,
         }
+    }
+
+    /// The same, placing games' moves only if `moves` or if placing them costs nothing (else
+    /// they are left unplaced: see [`ReadOptions::unplaced_moves`](crate::ReadOptions)).
+    pub(crate) fn placing_moves(self, moves: bool) -> Place<'a> {
+        Place { moves, ..self }
     }
 
     /// Whether text decoded from `encoding` is the file's bytes, byte for byte, from `base` on:
@@ -117,7 +127,11 @@ impl<'a> Place<'a> {
                 if let Some(pos) = game.fen_offset {
                     game.fen_offset = Some(self.offset(text, pos, encoding));
                 }
-                self.locate_moves(&mut game.moves, text, encoding);
+                if self.moves || self.byte_for_byte(encoding) {
+                    self.locate_moves(&mut game.moves, text, encoding);
+                } else {
+                    unplace_moves(&mut game.moves);
+                }
                 Ok(game)
             }
             Err(err) => Err(self.locate_error(err, text, encoding)),
@@ -168,6 +182,17 @@ impl Place<'_> {
             for variation in &mut node.variations {
                 self.locate_moves(variation, text, encoding);
             }
+        }
+    }
+}
+
+/// The moves of `line` unplaced: what they hold is their place in the decoded text, not in the
+/// file.
+fn unplace_moves(line: &mut [Node]) {
+    for node in line {
+        node.source_offset = None;
+        for variation in &mut node.variations {
+            unplace_moves(variation);
         }
     }
 }

@@ -266,6 +266,7 @@ impl<'r> GameStream<'r> {
             kept: (0, 0),
             cut_first: None,
             follows: None,
+            place_moves: !options.unplaced_moves,
         };
         Ok(GameStream {
             format,
@@ -350,6 +351,8 @@ struct PgnChunks<'r> {
     cut_first: Option<FirstPiece>,
     /// The byte that follows the text in the file, when known (a piece read on its own).
     follows: Option<u8>,
+    /// Whether moves are placed in the file (see [`ReadOptions::unplaced_moves`]).
+    place_moves: bool,
 }
 
 /// The first piece of a file read in pieces, decoded when it is cut: the decoder as the piece
@@ -497,7 +500,8 @@ impl PgnChunks<'_> {
         )
         .followed_by(self.follows)
         .saying(std::mem::take(&mut self.at.said));
-        let mut place = Place::new(self.at.offset, &self.at.replaced);
+        let mut place =
+            Place::new(self.at.offset, &self.at.replaced).placing_moves(self.place_moves);
         let (from, skip, game) = loop {
             match reader.step(self.eof) {
                 Step::Game(item) => {
@@ -579,6 +583,7 @@ impl PgnChunks<'_> {
             error,
             bytes,
             follows,
+            place_moves: self.place_moves,
         };
         self.cut.ended = piece.last;
         self.cut.offset += piece.bytes.len();
@@ -737,6 +742,8 @@ pub struct Piece {
     error: Option<ReadError>,
     /// The byte that follows the piece in the file (`None` at its end).
     follows: Option<u8>,
+    /// Whether moves are placed in the file (see [`ReadOptions::unplaced_moves`]).
+    place_moves: bool,
 }
 
 /// A piece as read on its own.
@@ -821,6 +828,7 @@ impl Piece {
             kept: (0, 0),
             cut_first: None,
             follows: self.follows,
+            place_moves: self.place_moves,
         };
         chunks.read_text();
         PieceRead {
@@ -971,6 +979,7 @@ mod tests {
             let options = ReadOptions {
                 encoding,
                 format: Some(Format::Pgn),
+                ..ReadOptions::default()
             };
             let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
             let limits = Limits {
@@ -1165,6 +1174,7 @@ mod tests {
         let options = ReadOptions {
             encoding: Some(Encoding::Utf8),
             format: Some(Format::Pgn),
+            ..ReadOptions::default()
         };
         let read = format::read_with(text.as_bytes(), Some("pgn"), options, 4096).unwrap();
         assert_eq!(read.games.len(), 101);
@@ -1220,6 +1230,7 @@ mod tests {
         let options = ReadOptions {
             encoding: None,
             format: Some(Format::Pgn),
+            ..ReadOptions::default()
         };
         let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
         assert_eq!(whole.len(), 81);
@@ -1268,6 +1279,7 @@ mod tests {
             let options = ReadOptions {
                 encoding: Some(encoding),
                 format: Some(Format::Pgn),
+                ..ReadOptions::default()
             };
             let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
             check(&whole);
@@ -1401,6 +1413,67 @@ mod tests {
         (games, stream.pieces_kept())
     }
 
+    /// Moves read with [`ReadOptions::unplaced_moves`] are left unplaced where placing costs a
+    /// count (GBK here), read whole, streamed or in pieces, and placed where it costs nothing
+    /// (UTF-8); start positions are placed either way, where they are without it.
+    #[test]
+    fn unplaced_moves_are_left_unplaced_where_placing_costs_a_count() {
+        let mut text = String::new();
+        for i in 0..1000 {
+            text.push_str(&format!(
+                "[Event \"第{i}局\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\n1. 炮二平五 (1. 兵七进一) 马８进７ *\n\n"
+            ));
+        }
+        let gbk = encoding_rs::GBK.encode(&text).0.into_owned();
+        let offsets = |game: &Game| {
+            let main = game.moves.iter().map(|n| n.source_offset);
+            let variation = game.moves[0].variations[0].iter().map(|n| n.source_offset);
+            main.chain(variation).collect::<Vec<_>>()
+        };
+        for (bytes, costs) in [(gbk, true), (text.into_bytes(), false)] {
+            let placed = ReadOptions::default();
+            let unplaced = ReadOptions {
+                unplaced_moves: true,
+                ..ReadOptions::default()
+            };
+            let whole = |options: ReadOptions| -> Vec<Game> {
+                let records = format::read(&bytes, Some("pgn"), options).unwrap();
+                records.games.into_iter().map(Result::unwrap).collect()
+            };
+            let streamed = |pieced: bool| -> Vec<Game> {
+                let stream =
+                    GameStream::with_chunk(&bytes[..], Some("pgn"), unplaced, 4096).unwrap();
+                assert!(matches!(stream.inner, Inner::Pgn(_)));
+                let games = if pieced {
+                    pieced_kept(stream, 4).0
+                } else {
+                    stream.collect()
+                };
+                games.into_iter().map(Result::unwrap).collect()
+            };
+            assert!(bytes.len() > HEAD);
+            let placed_games = whole(placed);
+            assert_eq!(placed_games.len(), 1000);
+            for (how, games) in [
+                ("whole", whole(unplaced)),
+                ("streamed", streamed(false)),
+                ("in pieces", streamed(true)),
+            ] {
+                assert_eq!(games.len(), 1000);
+                for (game, placed) in games.iter().zip(&placed_games) {
+                    assert!(offsets(placed).iter().all(Option::is_some));
+                    if costs {
+                        assert!(offsets(game).iter().all(Option::is_none), "{how}");
+                    } else {
+                        assert_eq!(offsets(game), offsets(placed), "{how}");
+                    }
+                    assert_eq!(game.fen_offset, placed.fen_offset);
+                    assert!(game.fen_offset.is_some());
+                }
+            }
+        }
+    }
+
     /// Bytes that are not text (a lone lead byte, a pair no character has, a byte no encoding
     /// starts a character with), before moves, in comments and in tags: every move and start
     /// position is still placed at its own text in the file, read whole, streamed or in pieces,
@@ -1461,6 +1534,7 @@ mod tests {
             let options = ReadOptions {
                 encoding: (!told).then_some(encoding),
                 format: Some(Format::Pgn),
+                ..ReadOptions::default()
             };
             let records = format::read(&bytes, Some("pgn"), options).unwrap();
             assert_eq!(records.encoding, Some(encoding));
@@ -1568,6 +1642,7 @@ mod tests {
                 let options = ReadOptions {
                     encoding: Some(encoding),
                     format: Some(Format::Pgn),
+                    ..ReadOptions::default()
                 };
                 let whole = format::read(&bytes, Some("pgn"), options).unwrap().games;
                 if case % 20 == 0 {
@@ -1976,6 +2051,7 @@ mod tests {
         let options = ReadOptions {
             encoding: Some(Encoding::Utf8),
             format: Some(Format::Pgn),
+            ..ReadOptions::default()
         };
         let limits = Limits {
             head: 8,

@@ -493,6 +493,7 @@ mod tests {
                 let options = ReadOptions {
                     encoding: Some(encoding),
                     format: None,
+                    ..ReadOptions::default()
                 };
                 let mut records = read(&bytes, Some(ext), options).unwrap();
                 let mut reader = Reader::new(Mode::Lenient);
@@ -536,6 +537,7 @@ mod tests {
                 let options = ReadOptions {
                     encoding: Some(encoding),
                     format: None,
+                    ..ReadOptions::default()
                 };
                 let limits = crate::stream::Limits {
                     head: 16,

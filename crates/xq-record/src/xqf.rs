@@ -831,6 +831,7 @@ mod tests {
             let options = crate::ReadOptions {
                 encoding,
                 format: None,
+                ..crate::ReadOptions::default()
             };
             let game = crate::read(bytes, Some("xqf"), options)
                 .unwrap()
