@@ -102,10 +102,34 @@ fn judge_and_fen_errors_show_a_caret() {
 #[test]
 fn control_characters_under_a_caret_are_shown_not_sent() {
     let out = xq(&["move", "炮\u{1b}[2J二平五"]).stdout;
-    // The token's line under which the caret stands (the first line echoes the token as given).
-    let snippet: Vec<&str> = out.lines().skip(1).take(2).collect();
-    assert_eq!(snippet[0], "    炮\u{241b}[2J二平五");
-    assert!(snippet[1].starts_with("      ^ "), "{out:?}");
+    // The token's line under which the caret stands (the first line echoes the token, its
+    // control characters shown as escapes).
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "炮\\u{1b}[2J二平五\terror (syntax):");
+    assert_eq!(lines[1], "    炮\u{241b}[2J二平五");
+    assert!(lines[2].starts_with("      ^ "), "{out:?}");
+    // Whatever the token holds and whatever the error, nothing in it reaches the terminal as a
+    // control: an OSC sequence (sets the window title), C0 controls, a bidirectional override.
+    for token in [
+        "\u{1b}]0;pwned\u{7}\u{1b}[31m炮二平五",
+        "炮\u{1}二平五",
+        "炮二平五\u{202e}",
+        "\u{202e}h2e2",
+        "h2e\u{85}2",
+    ] {
+        let run = xq(&["move", "--", token]);
+        let shown: String = run
+            .stdout
+            .chars()
+            .filter(|&c| c != '\n' && c != '\t')
+            .collect();
+        assert!(
+            !shown.chars().any(xq_core::text::is_control),
+            "{token:?}: {:?}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("error"), "{token:?}: {:?}", run.stdout);
+    }
 }
 
 #[test]

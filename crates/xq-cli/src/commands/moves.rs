@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use serde::Serialize;
+use xq_core::text::visible;
 use xq_notation::{ChineseStyle, Mode, Notation, NotationError, Script, write};
 
 use crate::{
@@ -117,18 +118,25 @@ pub(crate) fn run(args: &MoveArgs, out: &mut dyn Write) -> Result<ExitStatus, Cl
                     ) => {
                         writeln!(
                             out,
-                            "{token}\tucci {iccs}  iccs {}  chinese {chinese}  traditional {traditional}  wxf {wxf}",
+                            "{}\tucci {iccs}  iccs {}  chinese {chinese}  traditional {traditional}  wxf {wxf}",
+                            visible(token),
                             iccs_upper(iccs)
                         )?;
                     }
                     (Entry::Error { token, .. }, Some(NotationError::Syntax(e))) => {
-                        writeln!(out, "{token}\terror (syntax):")?;
+                        writeln!(out, "{}\terror (syntax):", visible(token))?;
                         for line in e.render().lines() {
-                            writeln!(out, "    {line}")?;
+                            writeln!(out, "    {}", visible(line))?;
                         }
                     }
                     (Entry::Error { token, error }, _) => {
-                        writeln!(out, "{token}\terror ({}): {}", error.kind, error.message)?;
+                        writeln!(
+                            out,
+                            "{}\terror ({}): {}",
+                            visible(token),
+                            error.kind,
+                            visible(&error.message)
+                        )?;
                     }
                 }
             }
