@@ -289,6 +289,9 @@ fn read(text: &str) -> (Setup, Vec<SyntaxProblem>, bool) {
         }
         match field.parse::<u32>() {
             Ok(n) => numbers.push(n),
+            // A whole number beyond the counters' range: they saturate (a counter is no part of
+            // the position's play; refusing it lost the game's every move).
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => numbers.push(u32::MAX),
             Err(_) => {
                 problems.push(problem(
                     start..start + field.len(),
@@ -422,6 +425,16 @@ mod tests {
         // Not 0: under the first-25-rounds rule that would be a different ruling.
         assert_eq!(after.fullmoves(), u32::MAX);
         assert_eq!(after.halfmoves(), u32::MAX);
+        // Given beyond the range, they saturate too: a whole number, however large, is one.
+        let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -";
+        let pos = Position::from_fen(&format!("{board} 4294967296 99999999999999999999")).unwrap();
+        assert_eq!((pos.halfmoves(), pos.fullmoves()), (u32::MAX, u32::MAX));
+        for bad in ["-1", "1.5", "x", "0x10"] {
+            assert!(
+                Position::from_fen(&format!("{board} {bad} 1")).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     use super::*;
