@@ -69,6 +69,45 @@ fn move_text_shows_every_notation_and_aligned_carets() {
     insta::assert_snapshot!(stdout);
 }
 
+/// UCI moves that name no rank 10 read as ICCS moves too: `--coordinates uci` reads back what
+/// `--to uci` wrote, `--coordinates iccs` reads them as ICCS's, and the list alone as ICCS's
+/// (which replay: another game).
+#[test]
+fn coordinates_tells_a_lists_ranks() {
+    let fen = "4k2r1/7r1/9/9/9/9/R8/R8/9/3K5 w - - 0 1";
+    let (uci, _, code) = xq(
+        &["notation", "--fen", fen, "--to", "uci", "a2b2 h8g8 b2c2"],
+        None,
+    );
+    assert_eq!((uci.trim(), code), ("a3b3 h9g9 b3c3", 0));
+    let back = |coordinates: &str| {
+        let args = [
+            "notation",
+            "--fen",
+            fen,
+            "--to",
+            "ucci",
+            "--coordinates",
+            coordinates,
+            uci.trim(),
+        ];
+        xq(&args, None).0.trim().to_owned()
+    };
+    assert_eq!(back("uci"), "a2b2 h8g8 b2c2");
+    assert_eq!(back("iccs"), "a3b3 h9g9 b3c3");
+    assert_eq!(back("auto"), "a3b3 h9g9 b3c3");
+    // A rank 10 tells UCI whatever `auto` finds; told ICCS, it is a syntax error.
+    let args = [
+        "notation",
+        "--to",
+        "ucci",
+        "--coordinates",
+        "iccs",
+        "h3e3 h10g8",
+    ];
+    assert_eq!(xq(&args, None).2, 1);
+}
+
 #[test]
 fn notation_converts_in_every_direction() {
     let iccs = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7";

@@ -228,6 +228,18 @@ pub(crate) enum TandemArg {
     Traditional,
 }
 
+/// Which ranks the coordinate moves of a list count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CoordinatesArg {
+    /// Told from the list: UCI when a move names rank 10, ICCS when one names rank 0, else ICCS
+    /// unless only UCI replays it.
+    Auto,
+    /// ICCS's ranks 0–9 (h2e2).
+    Iccs,
+    /// UCI's ranks 1–10 (h3e3), as `--to uci` writes them.
+    Uci,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct NotationArgs {
     /// The starting position (default: the standard one).
@@ -245,6 +257,10 @@ pub(crate) struct NotationArgs {
     /// Accept only standard notation in the input.
     #[arg(long)]
     pub(crate) strict: bool,
+    /// Which ranks coordinate moves in the input count (UCI moves that name no rank 10 read as
+    /// ICCS moves too, as other moves: `--coordinates uci` reads back what `--to uci` wrote).
+    #[arg(long, value_enum, default_value_t = CoordinatesArg::Auto)]
+    pub(crate) coordinates: CoordinatesArg,
     /// The moves, in any notation, mixed if need be; read from standard input when none are
     /// given (move numbers such as `1.` and a result such as `1-0` are skipped there).
     pub(crate) moves: Vec<String>,

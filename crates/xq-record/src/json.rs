@@ -155,12 +155,39 @@ fn unknown_keys(values: &[serde_json::Value]) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// `games`, each with what [`unknown_keys`] found in its object.
+/// `games`, each with what [`unknown_keys`] found in its object, and its `FEN` tags taken as the
+/// start position ([`start_from_fen_tags`]).
 fn with_unread(mut games: Vec<Game>, unknown: Vec<Vec<String>>) -> Vec<Game> {
     for (game, said) in games.iter_mut().zip(unknown) {
         game.unread.extend(said);
+        start_from_fen_tags(game);
     }
     games
+}
+
+/// A tag named `FEN` (in any case) among a game's tags is its start position, as in PGN, not a
+/// tag: the start position when the game has no `fen`, else the same one said again (dropped),
+/// or another (dropped, and said: the `fen` field is the start position). Kept as a tag, it was
+/// ignored here but written by the PGN writer as the start position: another game.
+fn start_from_fen_tags(game: &mut Game) {
+    if !game.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
+        return;
+    }
+    let (fens, tags): (Vec<_>, Vec<_>) = std::mem::take(&mut game.tags)
+        .into_iter()
+        .partition(|(k, _)| k.eq_ignore_ascii_case("FEN"));
+    game.tags = tags;
+    for (_, value) in fens {
+        let value = value.trim();
+        match &game.fen {
+            _ if value.is_empty() => {}
+            None => game.fen = Some(value.to_owned()),
+            Some(fen) if fen.trim() == value => {}
+            Some(fen) => game.unread.push(format!(
+                "a FEN tag \"{value}\" that is not the game's fen \"{fen}\": the fen is the start position, the tag is not kept"
+            )),
+        }
+    }
 }
 
 /// Whether `text` starts as a game of ours, or a list of them, starts: `{` (after `[`) and a
@@ -317,6 +344,34 @@ mod tests {
         }
         let ours = write_json(&read_json(game).unwrap());
         assert!(read_json(&ours).unwrap()[0].unread.is_empty());
+    }
+
+    /// A `FEN` tag is the start position, as in PGN: taken when the game has no `fen`, dropped
+    /// when it says the same, dropped and said when it says another; never left a tag, which
+    /// the PGN writer would write as the start position.
+    #[test]
+    fn fen_tags_are_the_start_position() {
+        let start = "4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+        let other = "4k4/9/9/9/9/9/9/9/9/4K3R w - - 0 1";
+        let game = |tags: &str, fen: &str| {
+            let text = format!(r#"{{"tags": [["Event", "e"]{tags}]{fen}, "moves": []}}"#);
+            read_json(&text).unwrap().remove(0)
+        };
+        let fen_tag = |value: &str| format!(r#", ["fen", "{value}"]"#);
+        let fen_field = |value: &str| format!(r#", "fen": "{value}""#);
+        for (tags, fen, said) in [
+            (fen_tag(start), String::new(), false),
+            (fen_tag(start), fen_field(start), false),
+            (fen_tag(other), fen_field(start), true),
+            (fen_tag(""), fen_field(start), false),
+        ] {
+            let read = game(&tags, &fen);
+            assert_eq!(read.fen.as_deref(), Some(start), "{tags} {fen}");
+            assert_eq!(read.tags, [("Event".to_owned(), "e".to_owned())]);
+            assert_eq!(read.unread.len(), usize::from(said), "{:?}", read.unread);
+        }
+        let read = game(&fen_tag(""), "");
+        assert_eq!((read.fen, read.tags.len()), (None, 1));
     }
 
     #[test]

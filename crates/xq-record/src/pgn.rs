@@ -717,6 +717,13 @@ impl<'a> PgnReader<'a> {
             match read {
                 // The start position is the game's, not a tag (writers put it back).
                 Ok((name, value, at)) if name.eq_ignore_ascii_case("FEN") => {
+                    // (A tag appears once: of two FEN tags that differ, the last is taken, and
+                    // the other said.)
+                    if let Some(earlier) = game.fen.as_deref().filter(|f| *f != value) {
+                        game.unread.push(format!(
+                            "the FEN tag \"{earlier}\", followed by another (line {line}): the last is the start position"
+                        ));
+                    }
                     fen_read = true;
                     if let Some(names) = &mut names {
                         names.insert("fen".to_owned());

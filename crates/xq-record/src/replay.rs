@@ -163,8 +163,16 @@ pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), BadStart> 
 /// Replays every line of `game`, filling in the coordinates of text moves that resolve.
 ///
 /// Coordinate moves (`h2e2`) are ICCS's, ranks 0–9, or UCI's of Fairy-Stockfish, ranks 1–10:
-/// decided once for the whole game (see [`coordinate_ranks`]), never move by move.
+/// decided once for the whole game (see [`coordinate_ranks`]), never move by move; UCI's when
+/// the game's `Format` tag says so ([`told_uci`]).
 pub fn replay(game: &mut Game, reader: &mut Reader) -> Replay {
+    if told_uci(game) {
+        let previous = reader.set_ranks(Ranks::Uci);
+        let mut report = replay_with(game, reader);
+        report.uci = true;
+        reader.set_ranks(previous);
+        return report;
+    }
     let previous = reader.set_ranks(Ranks::Iccs);
     let mut report = replay_with(game, reader);
     if !report.errors.is_empty() {
@@ -228,8 +236,19 @@ pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
     }
 }
 
+/// Whether `game`'s `Format` tag says its coordinate moves are UCI's (ranks 1–10), as xq's PGN
+/// writer says of the UCI moves it writes: UCI moves that name no rank 10 read as ICCS too
+/// (another game), and only the tag can tell them apart.
+pub fn told_uci(game: &Game) -> bool {
+    game.tag("Format")
+        .is_some_and(|f| f.trim().eq_ignore_ascii_case("UCI"))
+}
+
 /// The ranks `game`'s coordinate moves are read with, as [`replay`] decides them.
 pub fn game_ranks(game: &Game, reader: &mut Reader) -> Ranks {
+    if told_uci(game) {
+        return Ranks::Uci;
+    }
     let previous = reader.ranks();
     // `replay` tries UCI only when the coordinates have a rank 10 or could be either: only then
     // is the game replayed to see (an ICCS game, one with a rank 0, is not replayed twice).

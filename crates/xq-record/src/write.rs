@@ -175,6 +175,15 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     }
     if games
         .iter()
+        .any(|g| g.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN")))
+    {
+        dropped.push(
+            "tags named FEN (a PGN FEN tag is the start position: the game's own is written)"
+                .to_owned(),
+        );
+    }
+    if games
+        .iter()
         .any(|g| g.tags.iter().any(|(_, v)| v.contains(['\r', '\n'])))
     {
         dropped.push(
@@ -214,8 +223,12 @@ fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
     for (k, v) in &game.tags {
         let name = tag_name(k);
         // The moves are written anew in `notation`: their Format tag is this writer's (below),
-        // never the one the game was read with.
-        if !name.is_empty() && !name.eq_ignore_ascii_case("Format") {
+        // never the one the game was read with. The start position is the game's `fen` (below),
+        // never a tag of that name (which readers take for it: another game).
+        if !name.is_empty()
+            && !name.eq_ignore_ascii_case("Format")
+            && !name.eq_ignore_ascii_case("FEN")
+        {
             let _ = writeln!(out, "[{name} \"{}\"]", quote(v));
         }
     }
@@ -228,8 +241,10 @@ fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
     match notation {
         Notation::Wxf => out.push_str("[Format \"WXF\"]\n"),
         Notation::Iccs | Notation::Ucci => out.push_str("[Format \"ICCS\"]\n"),
-        // xqbase's tag knows Chinese, WXF and ICCS only; readers tell UCI and SAN by their moves.
-        Notation::Chinese(_) | Notation::Uci | Notation::San => {}
+        // xqbase's tag knows Chinese, WXF and ICCS; UCI is said too (xq reads it), as its moves
+        // that name no rank 10 read as ICCS moves, another game. SAN is told by its moves.
+        Notation::Uci => out.push_str("[Format \"UCI\"]\n"),
+        Notation::Chinese(_) | Notation::San => {}
     }
     out.push('\n');
     if let Some(c) = &game.comment {
@@ -467,6 +482,8 @@ fn with_comments(n: usize) -> String {
 pub fn write_txt(games: &[Game], notation: Notation) -> Written {
     let mut out = String::new();
     let (mut variations, mut variation_comments, mut comments) = (0, 0, 0);
+    let mut read_as_iccs = 0;
+    let mut reader = xq_notation::Reader::new(xq_notation::Mode::Lenient);
     for game in games {
         let mut pos = start_position(game).ok().map(|(p, _)| p);
         let mut moves = Vec::new();
@@ -478,10 +495,21 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
             moves.push(move_text(pos.as_ref(), node, notation));
             play(&mut pos, node);
         }
+        if notation == Notation::Uci
+            && !moves.is_empty()
+            && !reads_as_uci(game, &moves, &mut reader)
+        {
+            read_as_iccs += 1;
+        }
         out.push_str(&crate::txt::write_txt_line(game, &moves));
         out.push('\n');
     }
     let mut dropped = Vec::new();
+    if read_as_iccs > 0 {
+        dropped.push(format!(
+            "which ranks the moves count, in {read_as_iccs} game(s): their UCI moves name no rank 10 and replay as ICCS moves too, as a move list is read back (another game); PGN says UCI in its Format tag"
+        ));
+    }
     if variations > 0 {
         dropped.push(format!(
             "{variations} variation(s){}: a move list holds the main line only",
@@ -502,6 +530,18 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
         bytes: out.into_bytes(),
         dropped,
     }
+}
+
+/// Whether the move list `moves`, written in UCI for `game`'s main line, reads back as UCI moves
+/// (a reader tells UCI from ICCS by a rank 10, else by which replays further: see
+/// [`replay`](crate::replay::replay)).
+fn reads_as_uci(game: &Game, moves: &[String], reader: &mut xq_notation::Reader) -> bool {
+    let mut written = Game {
+        fen: game.fen.clone(),
+        moves: moves.iter().map(Node::text).collect(),
+        ..Game::default()
+    };
+    crate::replay::replay(&mut written, reader).uci
 }
 
 /// `game` with every line cut before its first move that does not replay (formats that store
@@ -638,6 +678,79 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    /// UCI moves that name no rank 10 also replay as ICCS moves (a3b3 is ICCS's a3b3 and UCI's
+    /// a2b2): PGN says UCI in its Format tag, which replaying honours; a move list cannot, and
+    /// says so when its game would read back as another; a UCI game with a rank 10 needs neither.
+    #[test]
+    fn uci_moves_read_back_as_the_same_moves() {
+        let mut reader = xq_notation::Reader::new(xq_notation::Mode::Lenient);
+        let game = |fen: &str, moves: &str| {
+            let mut game = Game {
+                fen: Some(fen.to_owned()),
+                moves: moves.split(' ').map(Node::text).collect(),
+                ..Game::default()
+            };
+            let mut reader = xq_notation::Reader::new(xq_notation::Mode::Lenient);
+            assert!(crate::replay::replay(&mut game, &mut reader).ok());
+            game
+        };
+        let moves = |game: &Game| game.moves.iter().map(|n| n.m).collect::<Vec<_>>();
+        let ambiguous = game("4k2r1/7r1/9/9/9/9/R8/R8/9/3K5 w - - 0 1", "a2b2 h8g8 b2c2");
+        let told = game(xq_core::START_FEN, "h2e2 h9g7 h0g2");
+        for (original, reads_as_iccs) in [(&ambiguous, true), (&told, false)] {
+            let uci = PgnOptions {
+                notation: Notation::Uci,
+                ..PgnOptions::default()
+            };
+            let text =
+                String::from_utf8(write_pgn(std::slice::from_ref(original), uci).bytes).unwrap();
+            assert!(text.contains("[Format \"UCI\"]"), "{text}");
+            let mut read = crate::pgn::PgnReader::new(&text).next().unwrap().unwrap();
+            assert!(crate::replay::replay(&mut read, &mut reader).uci, "{text}");
+            assert_eq!(moves(&read), moves(original), "{text}");
+            assert_eq!(
+                crate::replay::game_ranks(&read, &mut reader),
+                xq_notation::Ranks::Uci
+            );
+            let list = write_txt(std::slice::from_ref(original), Notation::Uci);
+            let said = list
+                .dropped
+                .iter()
+                .any(|d| d.contains("UCI moves name no rank 10"));
+            assert_eq!(said, reads_as_iccs, "{:?}", list.dropped);
+        }
+    }
+
+    /// A tag named FEN is never written as one (the start position is the game's own, which a
+    /// reader takes from a FEN tag): dropped and said. Two FEN tags read: the last is the start
+    /// position, the other said.
+    #[test]
+    fn a_fen_tag_is_not_written_beside_the_start_position() {
+        let start = "4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+        let mut game = Game {
+            fen: Some(start.to_owned()),
+            ..Game::default()
+        };
+        game.tags.push((
+            "FEN".to_owned(),
+            "4k4/9/9/9/9/9/9/9/9/4K3R w - - 0 1".to_owned(),
+        ));
+        let written = write_pgn(&[game], PgnOptions::default());
+        let text = String::from_utf8(written.bytes).unwrap();
+        assert_eq!(text.matches("[FEN ").count(), 1, "{text}");
+        assert!(text.contains(start), "{text}");
+        assert!(
+            written.dropped.iter().any(|d| d.contains("FEN")),
+            "{:?}",
+            written.dropped
+        );
+        let two = "[FEN \"4k4/9/9/9/9/9/9/9/9/4K3R w - - 0 1\"]\n[FEN \"4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\"]\n\n1. a0a1 *\n";
+        let read = crate::pgn::PgnReader::new(two).next().unwrap().unwrap();
+        assert_eq!(read.fen.as_deref(), Some(start));
+        assert_eq!(read.unread.len(), 1, "{:?}", read.unread);
+        assert!(read.unread[0].contains("4K3R"), "{:?}", read.unread);
+    }
 
     /// Comments that quote tag lines read back as written (but for spaces that start such a
     /// line: comments are trimmed), the game's and a move's, the games after them whole.

@@ -6,7 +6,7 @@ use xq_notation::{ChineseStyle, Mode, Ranks, Reader, Script, TandemStyle, write}
 
 use crate::{
     CliError, ExitStatus,
-    args::{NotationArgs, TandemArg},
+    args::{CoordinatesArg, NotationArgs, TandemArg},
 };
 
 pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -53,10 +53,14 @@ pub(crate) fn run(args: &NotationArgs, out: &mut dyn Write) -> Result<ExitStatus
         .iter()
         .map(|t| xq_record::Node::text(t.as_str()))
         .collect();
-    let tries: &[Ranks] = match xq_record::replay::coordinate_ranks(&nodes, &mut reader) {
-        Some(Ranks::Uci) => &[Ranks::Uci],
-        None => &[Ranks::Iccs, Ranks::Uci],
-        _ => &[Ranks::Iccs],
+    let tries: &[Ranks] = match args.coordinates {
+        CoordinatesArg::Iccs => &[Ranks::Iccs],
+        CoordinatesArg::Uci => &[Ranks::Uci],
+        CoordinatesArg::Auto => match xq_record::replay::coordinate_ranks(&nodes, &mut reader) {
+            Some(Ranks::Uci) => &[Ranks::Uci],
+            None => &[Ranks::Iccs, Ranks::Uci],
+            _ => &[Ranks::Iccs],
+        },
     };
     let mut first_error = None;
     for &ranks in tries {
