@@ -330,6 +330,25 @@ impl Games<'_> {
                     for said in xq_record::validate::how_read(&game, &replayed) {
                         self.notes.push((format!("game {i}: {said}"), None));
                     }
+                    // A bad move is kept as the record writes it, with the moves after it (in
+                    // a format that holds text: XQF and DhtmlXQ cut the line there, and say
+                    // so): said here whatever the target, as `validate` would fail the game.
+                    for e in &replayed.errors {
+                        let line = if e.variation.is_empty() {
+                            "main line"
+                        } else {
+                            "variation"
+                        };
+                        self.notes.push((
+                            format!(
+                                "game {i}: the {line}'s move at ply {} ({}) does not replay: {}",
+                                e.ply,
+                                xq_notation::shown(&e.text),
+                                e.message
+                            ),
+                            None,
+                        ));
+                    }
                     if let Some(why) = replayed.bad_start {
                         let shown = super::located::fen_place(self.path, &game, &why, self.options);
                         self.notes
