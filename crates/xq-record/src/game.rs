@@ -6,8 +6,9 @@ use xq_core::Move;
 
 /// One move in a record and what hangs on it.
 ///
-/// A comment before the move and a text that is not a notation ([`Node::before`],
-/// [`Node::written`]) are rare, so they stand apart, behind one pointer: a node is 112 bytes
+/// A comment before the move, a text that is not a notation and annotation glyphs
+/// ([`Node::before`], [`Node::written`], [`Node::glyphs`]) are rare, so they stand apart, behind
+/// one pointer: a node is 112 bytes
 /// rather than 152, which an archive of games read into memory holds millions of. The move's
 /// text is held in the node (a [`CompactString`]: up to 24 bytes,
 /// any move of any notation, without an allocation; it reads as a `&str` with `as_deref()`, as
@@ -39,6 +40,7 @@ pub struct Node {
 struct Rare {
     before: Option<String>,
     written: Option<String>,
+    glyphs: Option<String>,
 }
 
 impl Node {
@@ -81,6 +83,38 @@ impl Node {
         self.set_rare(written, |rare| &mut rare.written);
     }
 
+    /// The annotation glyphs PGN writes after the move, as read: its marks (`!`, `?!`, `!!` …)
+    /// first, then its numeric glyphs (`$14`), separated by spaces (`!? $14`).
+    pub fn glyphs(&self) -> Option<&str> {
+        self.rare.as_ref()?.glyphs.as_deref()
+    }
+
+    /// Sets the annotation glyphs after the move.
+    #[inline]
+    pub fn set_glyphs(&mut self, glyphs: Option<String>) {
+        self.set_rare(glyphs, |rare| &mut rare.glyphs);
+    }
+
+    /// Adds a glyph to the move's: marks after its marks (they are written on the move as one),
+    /// a numeric glyph after its numeric glyphs (see [`Node::glyphs`]).
+    pub fn add_glyph(&mut self, glyph: &str) {
+        let had = self.glyphs().unwrap_or_default();
+        // The marks (one token, written on the move), then the numeric glyphs.
+        let (marks, numeric) = match had.split_once(' ') {
+            Some((marks, numeric)) if !marks.starts_with('$') => (marks, numeric),
+            _ if had.starts_with('$') => ("", had),
+            _ => (had, ""),
+        };
+        let joined = format!("{marks}{glyph}");
+        let parts = if glyph.starts_with('$') {
+            [marks, numeric, glyph]
+        } else {
+            [joined.as_str(), numeric, ""]
+        };
+        let glyphs: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+        self.set_glyphs(Some(glyphs.join(" ")));
+    }
+
     /// Sets one of the rare parts, kept as `None` when none is there (so that equal nodes
     /// compare equal however they were made, and setting nothing allocates nothing).
     #[inline]
@@ -90,7 +124,7 @@ impl Node {
         }
         let rare = self.rare.get_or_insert_with(Box::default);
         *part(rare) = value;
-        if rare.before.is_none() && rare.written.is_none() {
+        if rare.before.is_none() && rare.written.is_none() && rare.glyphs.is_none() {
             self.rare = None;
         }
     }
@@ -101,6 +135,7 @@ impl Serialize for Node {
         wire::NodeRef {
             text: self.text.as_deref(),
             m: self.m,
+            glyphs: self.glyphs(),
             before: self.before(),
             comment: self.comment.as_deref(),
             variations: &self.variations,
@@ -125,6 +160,8 @@ mod wire {
         )]
         pub(super) m: Option<Move>,
         #[serde(skip_serializing_if = "Option::is_none")]
+        pub(super) glyphs: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         pub(super) before: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         pub(super) comment: Option<&'a str>,
@@ -138,6 +175,8 @@ mod wire {
         text: Option<String>,
         #[serde(default, rename = "move", with = "super::opt_move")]
         m: Option<Move>,
+        #[serde(default)]
+        glyphs: Option<String>,
         #[serde(default)]
         before: Option<String>,
         #[serde(default)]
@@ -156,6 +195,7 @@ mod wire {
                 ..super::Node::default()
             };
             node.set_before(wire.before);
+            node.set_glyphs(wire.glyphs.filter(|g| !g.trim().is_empty()));
             node
         }
     }

@@ -113,7 +113,7 @@ pub fn read_json(text: &str) -> Result<Vec<Game>, ReadError> {
 
 /// The keys of a game, and of a move, that xq's JSON has.
 const GAME_KEYS: [&str; 4] = ["tags", "fen", "comment", "moves"];
-const MOVE_KEYS: [&str; 5] = ["text", "move", "before", "comment", "variations"];
+const MOVE_KEYS: [&str; 6] = ["text", "move", "glyphs", "before", "comment", "variations"];
 
 /// For each game's JSON object, the keys of it and of its moves that xq's JSON does not have,
 /// in words (a mistyped `comm` would lose a comment without a word): for [`Game::unread`].

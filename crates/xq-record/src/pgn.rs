@@ -1003,14 +1003,25 @@ impl<'a> PgnReader<'a> {
                     };
                     // Where the move's text starts, after its number.
                     let at = start + (token.len() - mv.len());
-                    if mv.starts_with('$') {
+                    // (The byte tests first: a move rarely ends in a mark or starts with a dot.)
+                    let (mv, marks) = match mv.as_bytes().last() {
+                        Some(b'!' | b'?' | 0x81 | 0x9F) => {
+                            let bare = mv.trim_end_matches(MARKS);
+                            (bare, &mv[bare.len()..])
+                        }
+                        _ => (mv, ""),
+                    };
+                    // A numeric glyph (`$14`), or marks standing alone: the move's before them.
+                    if mv.starts_with('$') || (mv.is_empty() && !marks.is_empty()) {
+                        let glyph = if mv.is_empty() { marks } else { mv };
+                        match stack.last_mut().and_then(|l| l.last_mut()) {
+                            Some(node) => node.add_glyph(glyph),
+                            None => game.unread.push(format!(
+                                "the annotation glyph {glyph} before any move of its line (line {line})"
+                            )),
+                        }
                         continue;
                     }
-                    // (The byte tests first: a move rarely ends in a mark or starts with a dot.)
-                    let mv = match mv.as_bytes().last() {
-                        Some(b'!' | b'?' | 0x81 | 0x9F) => mv.trim_end_matches(MARKS),
-                        _ => mv,
-                    };
                     if mv.is_empty() || continuation_dots(mv) {
                         continue;
                     }
@@ -1018,6 +1029,9 @@ impl<'a> PgnReader<'a> {
                     node.source_line = Some(line);
                     node.source_offset = Some(at);
                     node.set_before(pending.take());
+                    if !marks.is_empty() {
+                        node.add_glyph(marks);
+                    }
                     if let Some(current) = stack.last_mut() {
                         current.push(node);
                     }

@@ -333,8 +333,19 @@ impl PgnLines {
                 });
                 self.kept[k].1 += usize::from(!written_in(node, self.system));
             }
-            self.tokens
-                .push(move_text(pos.as_ref(), node, self.notation));
+            let mut text = move_text(pos.as_ref(), node, self.notation);
+            // Its glyphs as PGN writes them: marks on the move (`炮二平五!?`), numeric glyphs
+            // after it (`$14`).
+            let mut numeric = Vec::new();
+            for glyph in node.glyphs().into_iter().flat_map(str::split_whitespace) {
+                if glyph.starts_with('$') {
+                    numeric.push(glyph.to_owned());
+                } else {
+                    text.push_str(glyph);
+                }
+            }
+            self.tokens.push(text);
+            self.tokens.extend(numeric);
             need_number = false;
             if let Some(c) = &node.comment {
                 self.tokens.push(comment(c));
@@ -462,6 +473,7 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
             "{befores} comment(s) before a move (CSV has a comment after each move only)"
         ));
     }
+    say_glyphs(games, "CSV", &mut dropped);
     Written {
         bytes: csv.into_inner().unwrap_or_default(),
         dropped,
@@ -519,6 +531,7 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
     if comments > 0 {
         dropped.push(format!("{comments} comment(s)"));
     }
+    say_glyphs(games, "a move list", &mut dropped);
     if games.iter().any(|g| {
         g.tags
             .iter()
@@ -620,9 +633,11 @@ fn said_of(stops: &[(usize, usize)]) -> Option<String> {
 
 /// Writes one game as XQF (cut before moves that do not replay).
 pub fn write_xqf(game: &Game, version: crate::xqf::XqfVersion) -> Written {
-    let (game, cut) = playable(game);
-    let mut dropped = crate::xqf::xqf_losses(&game);
+    let (played, cut) = playable(game);
+    let mut dropped = crate::xqf::xqf_losses(&played);
     dropped.extend(cut);
+    say_glyphs(std::slice::from_ref(game), "XQF", &mut dropped);
+    let game = played;
     Written {
         bytes: crate::xqf::write_xqf(&game, version),
         dropped,
@@ -653,9 +668,34 @@ pub fn write_dhtmlxq(games: &[Game]) -> Written {
         dropped
             .push("comments written before a move (DhtmlXQ holds comments after moves)".to_owned());
     }
+    say_glyphs(games, "DhtmlXQ", &mut dropped);
     Written {
         bytes: text.into_bytes(),
         dropped,
+    }
+}
+
+/// How many moves of `games` carry annotation glyphs ([`Node::glyphs`]): said by the writers of
+/// formats that have no place for them (PGN and JSON keep them).
+pub fn moves_with_glyphs(games: &[Game]) -> usize {
+    fn count(line: &[Node]) -> usize {
+        line.iter()
+            .map(|n| {
+                usize::from(n.glyphs().is_some())
+                    + n.variations.iter().map(|v| count(v)).sum::<usize>()
+            })
+            .sum()
+    }
+    games.iter().map(|g| count(&g.moves)).sum()
+}
+
+/// Says the annotation glyphs of `games` in `dropped`, for a format that has no place for them.
+fn say_glyphs(games: &[Game], format: &str, dropped: &mut Vec<String>) {
+    let n = moves_with_glyphs(games);
+    if n > 0 {
+        dropped.push(format!(
+            "{n} move(s) with annotation glyphs (!?, $14 …): {format} has no place for them"
+        ));
     }
 }
 
@@ -720,6 +760,57 @@ mod tests {
                 .any(|d| d.contains("UCI moves name no rank 10"));
             assert_eq!(said, reads_as_iccs, "{:?}", list.dropped);
         }
+    }
+
+    /// Annotation glyphs are kept with their moves: marks on a move, marks standing alone after
+    /// it, numeric glyphs after it (in a variation too); PGN and JSON write them back, the
+    /// formats without a place for them say how many moves had some. One before any move is
+    /// said.
+    #[test]
+    fn annotation_glyphs_are_kept_or_said() {
+        let text = "1. 炮二平五!? 马８进７ $14 ! 2. 马二进三？ (2. 兵七进一 $2) 车９平８ *\n";
+        let mut game = crate::pgn::PgnReader::new(text).next().unwrap().unwrap();
+        resolve_all(&mut game);
+        let glyphs: Vec<Option<&str>> = game.moves.iter().map(Node::glyphs).collect();
+        assert_eq!(glyphs, [Some("!?"), Some("! $14"), Some("？"), None]);
+        assert_eq!(game.moves[2].variations[0][0].glyphs(), Some("$2"));
+        assert!(game.unread.is_empty(), "{:?}", game.unread);
+        let pgn =
+            String::from_utf8(write_pgn(&[game.clone()], PgnOptions::default()).bytes).unwrap();
+        assert!(pgn.contains("炮二平五!? 马８进７! $14"), "{pgn}");
+        let json = String::from_utf8(write_json(&[game.clone()]).bytes).unwrap();
+        for written in [pgn, json] {
+            let read =
+                crate::read(written.as_bytes(), None, crate::ReadOptions::default()).unwrap();
+            let read = read.games[0].as_ref().unwrap();
+            let again: Vec<Option<&str>> = read.moves.iter().map(Node::glyphs).collect();
+            // (Marks are written on the move, numeric glyphs after it.)
+            assert_eq!(
+                again,
+                [Some("!?"), Some("! $14"), Some("？"), None],
+                "{written}"
+            );
+            assert_eq!(read.moves[2].variations[0][0].glyphs(), Some("$2"));
+        }
+        assert_eq!(moves_with_glyphs(std::slice::from_ref(&game)), 4);
+        for dropped in [
+            write_xqf(&game, crate::xqf::XqfVersion::Plain).dropped,
+            write_dhtmlxq(std::slice::from_ref(&game)).dropped,
+            write_csv(std::slice::from_ref(&game)).dropped,
+            write_txt(std::slice::from_ref(&game), Notation::Iccs).dropped,
+        ] {
+            assert!(
+                dropped
+                    .iter()
+                    .any(|d| d.starts_with("4 move(s) with annotation glyphs")),
+                "{dropped:?}"
+            );
+        }
+        let first = crate::pgn::PgnReader::new("$1 1. 炮二平五 *\n")
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(first.unread.len(), 1, "{:?}", first.unread);
     }
 
     /// A tag named FEN is never written as one (the start position is the game's own, which a

@@ -320,6 +320,7 @@ struct Dropped {
     variations: usize,
     variation_comments: usize,
     comments: usize,
+    glyphs: usize,
 }
 
 impl Dropped {
@@ -328,6 +329,7 @@ impl Dropped {
         self.variations += lines;
         self.variation_comments += inside;
         self.comments += game.comments_on_main_line();
+        self.glyphs += xq_record::write::moves_with_glyphs(std::slice::from_ref(game));
     }
 
     /// What was dropped, in words (nothing when nothing was).
@@ -348,6 +350,12 @@ impl Dropped {
             said.push(format!(
                 "{} comment(s): the {table} table has no comments",
                 self.comments
+            ));
+        }
+        if self.glyphs > 0 {
+            said.push(format!(
+                "{} move(s) with annotation glyphs (!?, $14 …): the {table} table has no place for them",
+                self.glyphs
             ));
         }
         said
