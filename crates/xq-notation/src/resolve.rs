@@ -319,6 +319,21 @@ pub(crate) fn destination(
     }
 }
 
+/// What a position word counts, for a message when it fits no file.
+fn tandem_counts(tandem: Tandem) -> &'static str {
+    match tandem {
+        Tandem::Front | Tandem::Rear => "前 and 后 name one of two or three on a file",
+        Tandem::Middle => "中 names the middle one of three or five on a file",
+        Tandem::Ordinal(_) => {
+            "一…五 count the pieces of every file holding two or more, or of the file named"
+        }
+        Tandem::WxfPlus | Tandem::WxfMinus => {
+            "+ and - name one of two or three on a file, or the second or fourth of four or five"
+        }
+        Tandem::WxfFirst | Tandem::WxfLast => "++ and -- name the first or last of four or five",
+    }
+}
+
 fn file_name(file_number: u8, color: Color) -> String {
     let file = File::from_number(file_number, color).map_or('?', File::char);
     match color {
@@ -388,7 +403,7 @@ impl Descriptive {
         }
         if n_selected == 0 {
             return Err(ResolveError::NoPiece {
-                message: self.no_piece_message(us),
+                message: self.no_piece_message(pos, us),
             });
         }
 
@@ -440,7 +455,7 @@ impl Descriptive {
                     ),
                 }),
                 (None, None) => Err(ResolveError::NoPiece {
-                    message: self.no_piece_message(us),
+                    message: self.no_piece_message(pos, us),
                 }),
             },
             several => {
@@ -587,7 +602,7 @@ impl Descriptive {
         }
     }
 
-    fn no_piece_message(&self, us: Color) -> String {
+    fn no_piece_message(&self, pos: &Position, us: Color) -> String {
         let (what, whats) = match self.role {
             Some(role) => {
                 let zh = Piece::new(us, role).chinese();
@@ -600,10 +615,34 @@ impl Descriptive {
         };
         match self.selector {
             Selector::File(n) => format!("{} has no {what} on {}", us.title(), file_name(n, us)),
-            Selector::Tandem(_) => format!(
-                "{} has no file with two or more {whats} for the position word (前/中/后, 一…五, +/-) to pick from",
-                us.title()
-            ),
+            Selector::Tandem(tandem) => {
+                let doubled = self
+                    .role
+                    .map(|role| doubled_files(pos, us, role))
+                    .unwrap_or_default();
+                if doubled.is_empty() {
+                    return format!(
+                        "{} has no file with two or more {whats} for the position word (前/中/后, 一…五, +/-) to pick from",
+                        us.title()
+                    );
+                }
+                // Files that hold several, but not as many as the word counts.
+                let counts: Vec<String> = doubled
+                    .iter()
+                    .map(|(file, list)| {
+                        let n = (1..=9)
+                            .find(|&n| File::from_number(n, us) == Some(*file))
+                            .unwrap_or(0);
+                        format!("{} on {}", list.len(), file_name(n, us))
+                    })
+                    .collect();
+                format!(
+                    "{}'s {whats} on files holding several: {}; the position word names none of them ({})",
+                    us.title(),
+                    counts.join(", "),
+                    tandem_counts(tandem)
+                )
+            }
             Selector::TandemOnFile(_, n) => format!(
                 "{} has no {what} at that place on {}: the position word counts the {whats} on that file",
                 us.title(),
@@ -858,6 +897,33 @@ mod tests {
                 pos.play_unchecked(m);
             }
         }
+    }
+
+    /// A position word that fits no file's count says what the files hold and what the word
+    /// counts; without a file holding several, that there is none.
+    #[test]
+    fn a_position_word_that_fits_no_file_says_what_it_counts() {
+        let message = |fen: &str, token: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            match read(token, &pos, Mode::Lenient) {
+                Err(NotationError::Resolve(ResolveError::NoPiece { message })) => message,
+                other => panic!("{token}: {other:?}"),
+            }
+        };
+        let two = "3k5/9/9/2P6/2P6/9/9/9/9/4K4 w";
+        let said = message(two, "中兵平六");
+        assert!(
+            said.contains("2 on file 七 (c)") && said.contains("中 names"),
+            "{said}"
+        );
+        let four = "3k5/2P6/2P6/2P6/2P6/9/9/9/9/4K4 w";
+        let said = message(four, "五兵平六");
+        assert!(
+            said.contains("4 on file 七 (c)") && said.contains("一…五"),
+            "{said}"
+        );
+        let said = message(xq_core::START_FEN, "前兵进一");
+        assert!(said.contains("no file with two or more pawns"), "{said}");
     }
 
     /// A batch job runs the threads asked for, never more than the most. (The default, one per
