@@ -414,6 +414,19 @@ pub struct Game {
     pub unread: Vec<String>,
 }
 
+/// How many nodes of `line` and of its variations, at every depth, pass `test`.
+pub(crate) fn count_nodes(line: &[Node], test: &dyn Fn(&Node) -> bool) -> usize {
+    line.iter()
+        .map(|n| {
+            usize::from(test(n))
+                + n.variations
+                    .iter()
+                    .map(|v| count_nodes(v, test))
+                    .sum::<usize>()
+        })
+        .sum()
+}
+
 impl Game {
     /// Sets the start position from a board and the side to move (binary and DhtmlXQ records);
     /// the standard start position is left implicit.

@@ -678,15 +678,10 @@ pub fn write_dhtmlxq(games: &[Game]) -> Written {
 /// How many moves of `games` carry annotation glyphs ([`Node::glyphs`]): said by the writers of
 /// formats that have no place for them (PGN and JSON keep them).
 pub fn moves_with_glyphs(games: &[Game]) -> usize {
-    fn count(line: &[Node]) -> usize {
-        line.iter()
-            .map(|n| {
-                usize::from(n.glyphs().is_some())
-                    + n.variations.iter().map(|v| count(v)).sum::<usize>()
-            })
-            .sum()
-    }
-    games.iter().map(|g| count(&g.moves)).sum()
+    games
+        .iter()
+        .map(|g| crate::game::count_nodes(&g.moves, &|n| n.glyphs().is_some()))
+        .sum()
 }
 
 /// Says the annotation glyphs of `games` in `dropped`, for a format that has no place for them.

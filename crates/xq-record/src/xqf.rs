@@ -639,14 +639,6 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             again.join(", ")
         ));
     }
-    fn befores(line: &[Node]) -> usize {
-        line.iter()
-            .map(|n| {
-                usize::from(n.before().is_some())
-                    + n.variations.iter().map(|v| befores(v)).sum::<usize>()
-            })
-            .sum()
-    }
     if let Some(result) = game.unread_result() {
         lost.push(format!(
             "the result as written, \"{result}\" (XQF holds only a win for either side, a draw or none)"
@@ -684,7 +676,7 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
             unheld.len()
         ));
     }
-    let n = befores(&game.moves);
+    let n = crate::game::count_nodes(&game.moves, &|n| n.before().is_some());
     if n > 0 {
         lost.push(format!(
             "{n} comment(s) written before a move (XQF holds comments after moves)"
