@@ -344,15 +344,14 @@ impl Games<'_> {
                     // a format that holds text: XQF and DhtmlXQ cut the line there, and say
                     // so): said here whatever the target, as `validate` would fail the game.
                     for e in &replayed.errors {
-                        let line = if e.variation.is_empty() {
-                            "main line"
-                        } else {
-                            "variation"
-                        };
+                        let source = e
+                            .source_line
+                            .map_or_else(String::new, |l| format!(", line {l}"));
                         self.notes.push((
                             format!(
-                                "game {i}: the {line}'s move at ply {} ({}) does not replay: {}",
+                                "game {i}: ply {}{}{source}, {}: does not replay: {}",
                                 e.ply,
+                                replay::variation_words(&e.variation),
                                 xq_notation::shown(&e.text),
                                 e.message
                             ),
