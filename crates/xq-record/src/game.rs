@@ -83,36 +83,26 @@ impl Node {
         self.set_rare(written, |rare| &mut rare.written);
     }
 
-    /// The annotation glyphs PGN writes after the move, as read: its marks (`!`, `?!`, `!!` …)
-    /// first, then its numeric glyphs (`$14`), separated by spaces (`!? $14`).
+    /// The annotation glyphs of the move, as PGN writes them, in the order read, separated by
+    /// spaces: marks (`!`, `?!`, `！` …: [`is_mark`]) and numeric glyphs (`$14`:
+    /// [`is_numeric_glyph`]), `!? $14`.
     pub fn glyphs(&self) -> Option<&str> {
         self.rare.as_ref()?.glyphs.as_deref()
     }
 
-    /// Sets the annotation glyphs after the move.
+    /// Sets the annotation glyphs of the move.
     #[inline]
     pub fn set_glyphs(&mut self, glyphs: Option<String>) {
         self.set_rare(glyphs, |rare| &mut rare.glyphs);
     }
 
-    /// Adds a glyph to the move's: marks after its marks (they are written on the move as one),
-    /// a numeric glyph after its numeric glyphs (see [`Node::glyphs`]).
+    /// Adds a glyph after the move's others.
     pub fn add_glyph(&mut self, glyph: &str) {
-        let had = self.glyphs().unwrap_or_default();
-        // The marks (one token, written on the move), then the numeric glyphs.
-        let (marks, numeric) = match had.split_once(' ') {
-            Some((marks, numeric)) if !marks.starts_with('$') => (marks, numeric),
-            _ if had.starts_with('$') => ("", had),
-            _ => (had, ""),
+        let glyphs = match self.glyphs() {
+            None => glyph.to_owned(),
+            Some(had) => format!("{had} {glyph}"),
         };
-        let joined = format!("{marks}{glyph}");
-        let parts = if glyph.starts_with('$') {
-            [marks, numeric, glyph]
-        } else {
-            [joined.as_str(), numeric, ""]
-        };
-        let glyphs: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty()).collect();
-        self.set_glyphs(Some(glyphs.join(" ")));
+        self.set_glyphs(Some(glyphs));
     }
 
     /// Sets one of the rare parts, kept as `None` when none is there (so that equal nodes
@@ -412,6 +402,39 @@ pub struct Game {
     /// there): a reading fact like the ones above, said by validation as warnings.
     #[serde(skip)]
     pub unread: Vec<String>,
+}
+
+/// Whether `token` is a PGN annotation mark: `!` and `?` (or their full-width forms), as many as
+/// written (`!`, `??`, `!?`).
+pub fn is_mark(token: &str) -> bool {
+    !token.is_empty() && token.chars().all(|c| matches!(c, '!' | '?' | '！' | '？'))
+}
+
+/// Whether `token` is a PGN numeric annotation glyph: `$` and a number (`$14`).
+pub fn is_numeric_glyph(token: &str) -> bool {
+    token
+        .strip_prefix('$')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `token` is a PGN annotation glyph: a mark or a numeric glyph.
+pub fn is_glyph(token: &str) -> bool {
+    is_mark(token) || is_numeric_glyph(token)
+}
+
+/// Whether two FENs give the same start position: the same placement and side to move, whatever
+/// the rest (`… w` and `… w - - 0 1`; `r` for Red as `w`), compared as written (a position that
+/// breaks the rules is one too).
+pub(crate) fn same_start(a: &str, b: &str) -> bool {
+    fn key(fen: &str) -> (Option<&str>, Option<&str>) {
+        let mut fields = fen.split_whitespace();
+        let placement = fields.next();
+        let side = fields
+            .next()
+            .map(|s| if s.eq_ignore_ascii_case("r") { "w" } else { s });
+        (placement, side)
+    }
+    key(a) == key(b)
 }
 
 /// How many nodes of `line` and of its variations, at every depth, pass `test`.

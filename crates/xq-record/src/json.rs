@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     error::{ReadError, ReadErrorKind},
-    game::Game,
+    game::{Game, Node},
     pgn::MAX_DEPTH,
 };
 
@@ -161,8 +161,42 @@ fn with_unread(mut games: Vec<Game>, unknown: Vec<Vec<String>>) -> Vec<Game> {
     for (game, said) in games.iter_mut().zip(unknown) {
         game.unread.extend(said);
         start_from_fen_tags(game);
+        keep_pgn_glyphs(game);
     }
     games
+}
+
+/// A move's `glyphs` are PGN's annotation glyphs (`!?`, `$14`): any other text among them is not
+/// kept (a PGN writer would write it into the moves), and said.
+fn keep_pgn_glyphs(game: &mut Game) {
+    fn visit(line: &mut [Node], odd: &mut Vec<String>) {
+        for node in line {
+            if let Some(glyphs) = node.glyphs()
+                && glyphs.split_whitespace().any(|g| !crate::game::is_glyph(g))
+            {
+                let (kept, left): (Vec<&str>, Vec<&str>) = glyphs
+                    .split_whitespace()
+                    .partition(|g| crate::game::is_glyph(g));
+                odd.extend(left.into_iter().map(str::to_owned));
+                let kept = (!kept.is_empty()).then(|| kept.join(" "));
+                node.set_glyphs(kept);
+            }
+            for variation in &mut node.variations {
+                visit(variation, odd);
+            }
+        }
+    }
+    let mut odd = Vec::new();
+    visit(&mut game.moves, &mut odd);
+    if !odd.is_empty() {
+        let shown: Vec<String> = odd.iter().take(5).map(|g| format!("{g:?}")).collect();
+        game.unread.push(format!(
+            "{} glyph(s) of moves that are no PGN glyph ($ and a number, or ! and ? marks), not kept: {}{}",
+            odd.len(),
+            shown.join(", "),
+            if odd.len() > 5 { " …" } else { "" }
+        ));
+    }
 }
 
 /// A tag named `FEN` (in any case) among a game's tags is its start position, as in PGN, not a
@@ -177,17 +211,34 @@ fn start_from_fen_tags(game: &mut Game) {
         .into_iter()
         .partition(|(k, _)| k.eq_ignore_ascii_case("FEN"));
     game.tags = tags;
-    for (_, value) in fens {
-        let value = value.trim();
-        match &game.fen {
-            _ if value.is_empty() => {}
-            None => game.fen = Some(value.to_owned()),
-            Some(fen) if fen.trim() == value => {}
-            Some(fen) => game.unread.push(format!(
-                "a FEN tag \"{value}\" that is not the game's fen \"{fen}\": the fen is the start position, the tag is not kept"
-            )),
-        }
+    let values: Vec<&str> = fens
+        .iter()
+        .map(|(_, v)| v.trim())
+        .filter(|v| !v.is_empty())
+        .collect();
+    // An empty `fen` gives nothing: a FEN tag may. Of several tags, the last is taken, as the
+    // PGN reader takes it.
+    if game.fen.as_deref().is_some_and(|f| f.trim().is_empty()) {
+        game.fen = None;
     }
+    let (fen, from_tag) = match game.fen.clone() {
+        Some(fen) => (fen, false),
+        None => match values.last() {
+            Some(last) => ((*last).to_owned(), true),
+            None => return,
+        },
+    };
+    for value in values.iter().filter(|v| !crate::game::same_start(v, &fen)) {
+        let what = if from_tag {
+            "the last FEN tag"
+        } else {
+            "the game's fen"
+        };
+        game.unread.push(format!(
+            "a FEN tag \"{value}\" that is not {what} \"{fen}\", the start position: not kept"
+        ));
+    }
+    game.fen = Some(fen);
 }
 
 /// Whether `text` starts as a game of ours, or a list of them, starts: `{` (after `[`) and a
@@ -372,6 +423,15 @@ mod tests {
         }
         let read = game(&fen_tag(""), "");
         assert_eq!((read.fen, read.tags.len()), (None, 1));
+        // Of two FEN tags, the last is taken (as the PGN reader takes it), the other said; an
+        // empty fen gives way to a tag; a tag giving the same position otherwise is no other.
+        let read = game(&format!("{}{}", fen_tag(other), fen_tag(start)), "");
+        assert_eq!((read.fen.as_deref(), read.unread.len()), (Some(start), 1));
+        let read = game(&fen_tag(start), &fen_field(""));
+        assert_eq!((read.fen.as_deref(), read.unread.len()), (Some(start), 0));
+        let short = "4k4/9/9/9/9/9/9/9/9/R3K4 w";
+        let read = game(&fen_tag(short), &fen_field(start));
+        assert_eq!((read.fen.as_deref(), read.unread.len()), (Some(start), 0));
     }
 
     #[test]
@@ -407,7 +467,7 @@ mod tests {
                     let mut g = Game::default();
                     g.set_tag("Event", format!("g{i}\nline"));
                     g.comment = Some("a \"quoted\"\ncomment".to_owned());
-                    g.moves.push(crate::game::Node::text("炮二平五"));
+                    g.moves.push(Node::text("炮二平五"));
                     g
                 })
                 .collect();

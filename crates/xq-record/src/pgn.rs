@@ -717,21 +717,29 @@ impl<'a> PgnReader<'a> {
             match read {
                 // The start position is the game's, not a tag (writers put it back).
                 Ok((name, value, at)) if name.eq_ignore_ascii_case("FEN") => {
-                    // (A tag appears once: of two FEN tags that differ, the last is taken, and
-                    // the other said.)
-                    if let Some(earlier) = game.fen.as_deref().filter(|f| *f != value) {
-                        game.unread.push(format!(
-                            "the FEN tag \"{earlier}\", followed by another (line {line}): the last is the start position"
-                        ));
+                    // (A tag appears once: of two FEN tags that give different positions, the
+                    // last is taken, and the other said; an empty one after one that gives a
+                    // position is passed over, and said.)
+                    let earlier = game.fen.as_deref();
+                    if let Some(earlier) =
+                        earlier.filter(|f| value.is_empty() || !crate::game::same_start(f, &value))
+                    {
+                        game.unread.push(if value.is_empty() {
+                            format!("an empty FEN tag (line {line}) after the FEN tag \"{earlier}\", which is the start position")
+                        } else {
+                            format!("the FEN tag \"{earlier}\", followed by another (line {line}): the last is the start position")
+                        });
                     }
                     fen_read = true;
                     if let Some(names) = &mut names {
                         names.insert("fen".to_owned());
                     }
-                    let given = !value.is_empty();
-                    game.fen = given.then_some(value);
-                    game.fen_offset = given.then_some(at);
-                    game.fen_line = given.then_some(line);
+                    if !value.is_empty() || game.fen.is_none() {
+                        let given = !value.is_empty();
+                        game.fen = given.then_some(value);
+                        game.fen_offset = given.then_some(at);
+                        game.fen_line = given.then_some(line);
+                    }
                 }
                 Ok((name, value, _)) => {
                     if let Some(names) = &mut names {
@@ -1002,7 +1010,20 @@ impl<'a> PgnReader<'a> {
                         continue;
                     };
                     // Where the move's text starts, after its number.
-                    let at = start + (token.len() - mv.len());
+                    let mut at = start + (token.len() - mv.len());
+                    // Numeric glyphs (`$14`, PGN's NAGs) are the move's before them, and so are
+                    // marks standing alone (`!?`); a move may be written on after them.
+                    let mut mv = mv;
+                    while let Some(glyph) = leading_glyph(mv) {
+                        match stack.last_mut().and_then(|l| l.last_mut()) {
+                            Some(node) => node.add_glyph(glyph),
+                            None => game.unread.push(format!(
+                                "the annotation glyph {glyph} before any move of its line (line {line})"
+                            )),
+                        }
+                        mv = &mv[glyph.len()..];
+                        at += glyph.len();
+                    }
                     // (The byte tests first: a move rarely ends in a mark or starts with a dot.)
                     let (mv, marks) = match mv.as_bytes().last() {
                         Some(b'!' | b'?' | 0x81 | 0x9F) => {
@@ -1011,17 +1032,6 @@ impl<'a> PgnReader<'a> {
                         }
                         _ => (mv, ""),
                     };
-                    // A numeric glyph (`$14`), or marks standing alone: the move's before them.
-                    if mv.starts_with('$') || (mv.is_empty() && !marks.is_empty()) {
-                        let glyph = if mv.is_empty() { marks } else { mv };
-                        match stack.last_mut().and_then(|l| l.last_mut()) {
-                            Some(node) => node.add_glyph(glyph),
-                            None => game.unread.push(format!(
-                                "the annotation glyph {glyph} before any move of its line (line {line})"
-                            )),
-                        }
-                        continue;
-                    }
                     if mv.is_empty() || continuation_dots(mv) {
                         continue;
                     }
@@ -1564,6 +1574,16 @@ impl<'a> PgnReader<'a> {
         self.advance(end);
         body
     }
+}
+
+/// The annotation glyph that `token` starts with, if any: a numeric glyph (`$14`, the number's
+/// digits only), or marks standing alone (the whole token).
+fn leading_glyph(token: &str) -> Option<&str> {
+    if let Some(number) = token.strip_prefix('$') {
+        let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+        return (digits > 0).then(|| &token[..1 + digits]);
+    }
+    crate::game::is_mark(token).then_some(token)
 }
 
 /// The marks a move may carry after it (`炮二平五!?`), which are no part of it.

@@ -37,6 +37,21 @@ pub fn move_text(pos: Option<&Position>, node: &Node, notation: Notation) -> Str
     }
 }
 
+/// `text`, a move as written, with `node`'s annotation glyphs as PGN writes them, in their
+/// order: the first on the move if it is a mark (`炮二平五!?`), the others apart (`炮二平五! ?
+/// $14`), which reads back the same. A glyph that is no PGN glyph (a JSON record may hold any
+/// text) is left out: [`write_pgn`] says so.
+pub fn with_glyphs(mut text: String, node: &Node) -> String {
+    let glyphs = node.glyphs().into_iter().flat_map(str::split_whitespace);
+    for (i, glyph) in glyphs.filter(|g| crate::game::is_glyph(g)).enumerate() {
+        if i > 0 || !crate::game::is_mark(glyph) {
+            text.push(' ');
+        }
+        text.push_str(glyph);
+    }
+    text
+}
+
 /// Plays `node` on `pos`; a move that does not replay loses the position (`None`) for the rest of
 /// the line.
 pub fn play(pos: &mut Option<Position>, node: &Node) {
@@ -172,6 +187,20 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     };
     if games.iter().any(closing_brace) {
         dropped.push("} in comments (a PGN comment ends at the first }; written as ))".to_owned());
+    }
+    let odd_glyphs: usize = games
+        .iter()
+        .map(|g| {
+            crate::game::count_nodes(&g.moves, &|n| {
+                n.glyphs()
+                    .is_some_and(|g| g.split_whitespace().any(|t| !crate::game::is_glyph(t)))
+            })
+        })
+        .sum();
+    if odd_glyphs > 0 {
+        dropped.push(format!(
+            "{odd_glyphs} move(s) with glyphs that are no PGN glyph ($ and a number, or ! and ? marks): left out"
+        ));
     }
     if games
         .iter()
@@ -331,21 +360,15 @@ impl PgnLines {
                     self.kept.push((ply + 1, 0));
                     self.kept.len() - 1
                 });
-                self.kept[k].1 += usize::from(!written_in(node, self.system));
+                // (In UCI, a coordinate move kept as written counts too: its ranks are not
+                // known, and the Format tag makes readers take them as UCI's.)
+                self.kept[k].1 +=
+                    usize::from(self.notation == Notation::Uci || !written_in(node, self.system));
             }
-            let mut text = move_text(pos.as_ref(), node, self.notation);
-            // Its glyphs as PGN writes them: marks on the move (`炮二平五!?`), numeric glyphs
-            // after it (`$14`).
-            let mut numeric = Vec::new();
-            for glyph in node.glyphs().into_iter().flat_map(str::split_whitespace) {
-                if glyph.starts_with('$') {
-                    numeric.push(glyph.to_owned());
-                } else {
-                    text.push_str(glyph);
-                }
-            }
-            self.tokens.push(text);
-            self.tokens.extend(numeric);
+            self.tokens.push(with_glyphs(
+                move_text(pos.as_ref(), node, self.notation),
+                node,
+            ));
             need_number = false;
             if let Some(c) = &node.comment {
                 self.tokens.push(comment(c));
@@ -755,37 +778,72 @@ mod tests {
                 .any(|d| d.contains("UCI moves name no rank 10"));
             assert_eq!(said, reads_as_iccs, "{:?}", list.dropped);
         }
+        // The tag is taken only when the moves cannot tell: a rank 0 is ICCS's whatever it says.
+        let text = "[Format \"UCI\"]\n\n1. h2e2 h9g7 2. h0g2 *\n";
+        let mut read = crate::pgn::PgnReader::new(text).next().unwrap().unwrap();
+        let replayed = crate::replay::replay(&mut read, &mut reader);
+        assert!(replayed.ok() && !replayed.uci, "{replayed:?}");
+        assert_eq!(
+            crate::replay::game_ranks(&read, &mut reader),
+            xq_notation::Ranks::Iccs
+        );
+        // A move kept as written (it does not replay) in a game written in UCI is said: its
+        // ranks are not known, and the tag makes readers take them as UCI's.
+        let mut bad = game(xq_core::START_FEN, "h2e2 h9g7");
+        bad.moves.push(Node::text("a1a2"));
+        let uci = PgnOptions {
+            notation: Notation::Uci,
+            ..PgnOptions::default()
+        };
+        let written = write_pgn(&[bad], uci);
+        assert!(
+            written
+                .dropped
+                .iter()
+                .any(|d| d.contains("kept as written, not in uci")),
+            "{:?}",
+            written.dropped
+        );
     }
 
-    /// Annotation glyphs are kept with their moves: marks on a move, marks standing alone after
-    /// it, numeric glyphs after it (in a variation too); PGN and JSON write them back, the
-    /// formats without a place for them say how many moves had some. One before any move is
-    /// said.
+    /// Annotation glyphs are kept with their moves, in the order written: marks on a move or
+    /// standing alone after it, numeric glyphs after it (glued to a mark or to the next move
+    /// too), in a variation too; PGN and JSON write them back as read, the formats without a
+    /// place for them say how many moves had some. One before any move is said; `$` without a
+    /// number is no glyph (read as a move, which fails).
     #[test]
     fn annotation_glyphs_are_kept_or_said() {
-        let text = "1. 炮二平五!? 马８进７ $14 ! 2. 马二进三？ (2. 兵七进一 $2) 车９平８ *\n";
+        let text = "1. 炮二平五!? 马８进７ $14! 2. 马二进三？ ! ? (2. 兵七进一 $2) $3马８进７ *\n";
         let mut game = crate::pgn::PgnReader::new(text).next().unwrap().unwrap();
         resolve_all(&mut game);
-        let glyphs: Vec<Option<&str>> = game.moves.iter().map(Node::glyphs).collect();
-        assert_eq!(glyphs, [Some("!?"), Some("! $14"), Some("？"), None]);
-        assert_eq!(game.moves[2].variations[0][0].glyphs(), Some("$2"));
+        let glyphs = |g: &Game| -> Vec<Option<String>> {
+            let mut all: Vec<_> = g
+                .moves
+                .iter()
+                .map(|n| n.glyphs().map(str::to_owned))
+                .collect();
+            all.push(g.moves[2].variations[0][0].glyphs().map(str::to_owned));
+            all
+        };
+        let read = [
+            Some("!?"),
+            Some("$14 !"),
+            Some("？ ! ? $3"),
+            None,
+            Some("$2"),
+        ];
+        assert_eq!(glyphs(&game), read.map(|g| g.map(str::to_owned)));
+        assert_eq!(game.moves.len(), 4);
         assert!(game.unread.is_empty(), "{:?}", game.unread);
         let pgn =
             String::from_utf8(write_pgn(&[game.clone()], PgnOptions::default()).bytes).unwrap();
-        assert!(pgn.contains("炮二平五!? 马８进７! $14"), "{pgn}");
+        assert!(pgn.contains("炮二平五!? 马８进７ $14 !"), "{pgn}");
         let json = String::from_utf8(write_json(&[game.clone()]).bytes).unwrap();
         for written in [pgn, json] {
-            let read =
+            let back =
                 crate::read(written.as_bytes(), None, crate::ReadOptions::default()).unwrap();
-            let read = read.games[0].as_ref().unwrap();
-            let again: Vec<Option<&str>> = read.moves.iter().map(Node::glyphs).collect();
-            // (Marks are written on the move, numeric glyphs after it.)
-            assert_eq!(
-                again,
-                [Some("!?"), Some("! $14"), Some("？"), None],
-                "{written}"
-            );
-            assert_eq!(read.moves[2].variations[0][0].glyphs(), Some("$2"));
+            let back = back.games[0].as_ref().unwrap();
+            assert_eq!(glyphs(back), glyphs(&game), "{written}");
         }
         assert_eq!(moves_with_glyphs(std::slice::from_ref(&game)), 4);
         for dropped in [
@@ -806,6 +864,29 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(first.unread.len(), 1, "{:?}", first.unread);
+        let junk = crate::pgn::PgnReader::new("1. 炮二平五 $abc *\n")
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(junk.moves.len(), 2, "a move, which fails");
+        // Text that is no glyph (as a JSON record may give) is never written into the moves.
+        let mut odd = game.clone();
+        odd.moves[0].set_glyphs(Some("!? {evil} ) 1-0 $7".to_owned()));
+        let written = write_pgn(&[odd], PgnOptions::default());
+        let pgn = String::from_utf8(written.bytes).unwrap();
+        assert!(
+            pgn.contains("炮二平五!? $7 马８进７") && !pgn.contains("evil"),
+            "{pgn}"
+        );
+        assert!(
+            written.dropped.iter().any(|d| d.contains("no PGN glyph")),
+            "{:?}",
+            written.dropped
+        );
+        let json = r#"[{"moves": [{"text": "炮二平五", "glyphs": "good !? ) $1"}]}]"#;
+        let read = crate::json::read_json(json).unwrap().remove(0);
+        assert_eq!(read.moves[0].glyphs(), Some("!? $1"));
+        assert_eq!(read.unread.len(), 1, "{:?}", read.unread);
     }
 
     /// A tag named FEN is never written as one (the start position is the game's own, which a
@@ -836,6 +917,21 @@ mod tests {
         assert_eq!(read.fen.as_deref(), Some(start));
         assert_eq!(read.unread.len(), 1, "{:?}", read.unread);
         assert!(read.unread[0].contains("4K3R"), "{:?}", read.unread);
+        // The same position written otherwise is no other; an empty FEN tag after one that
+        // gives the position leaves it, and is said.
+        for (second, fen, said) in [
+            (
+                "4k4/9/9/9/9/9/9/9/9/R3K4 w",
+                "4k4/9/9/9/9/9/9/9/9/R3K4 w",
+                0,
+            ),
+            ("", start, 1),
+        ] {
+            let text = format!("[FEN \"{start}\"]\n[FEN \"{second}\"]\n\n1. a0a1 *\n");
+            let read = crate::pgn::PgnReader::new(&text).next().unwrap().unwrap();
+            assert_eq!(read.fen.as_deref(), Some(fen), "{second}");
+            assert_eq!(read.unread.len(), said, "{second}: {:?}", read.unread);
+        }
     }
 
     /// Comments that quote tag lines read back as written (but for spaces that start such a

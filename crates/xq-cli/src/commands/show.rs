@@ -9,7 +9,7 @@ use xq_core::{
 use xq_notation::{ChineseStyle, Mode, Notation, Reader};
 use xq_record::{
     Game, GameStream, Node, replay,
-    write::{move_text, play},
+    write::{move_text, play, with_glyphs},
 };
 
 use crate::{
@@ -157,7 +157,9 @@ fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result
     for (i, node) in game.moves.iter().enumerate() {
         let ply = i + usize::from(black_first);
         let number = ply / 2 + 1;
-        let word = visible(&move_text(pos.as_ref(), node, notation)).into_owned();
+        // (With its annotation glyphs, as PGN writes them.)
+        let word =
+            visible(&with_glyphs(move_text(pos.as_ref(), node, notation), node)).into_owned();
         if let Some(before) = node.before() {
             flush(&mut row, out)?;
             writeln!(out, "      {{{}}}", indent(before))?;
@@ -247,7 +249,8 @@ impl Tree<'_> {
             } else if interrupted {
                 row.push(format!("{}…", ply / 2 + 1));
             }
-            row.push(visible(&move_text(pos.as_ref(), node, self.notation)).into_owned());
+            let word = with_glyphs(move_text(pos.as_ref(), node, self.notation), node);
+            row.push(visible(&word).into_owned());
             interrupted = false;
             if let Some(c) = &node.comment {
                 row.push(format!("{{{}}}", indent(c)));
