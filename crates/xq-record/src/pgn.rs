@@ -1583,7 +1583,9 @@ fn leading_glyph(token: &str) -> Option<&str> {
         let digits = number.bytes().take_while(u8::is_ascii_digit).count();
         return (digits > 0).then(|| &token[..1 + digits]);
     }
-    crate::game::is_mark(token).then_some(token)
+    // (The first byte first: a move never starts with a mark.)
+    let may_be_mark = matches!(token.as_bytes().first(), Some(b'!' | b'?' | 0xEF));
+    (may_be_mark && crate::game::is_mark(token)).then_some(token)
 }
 
 /// The marks a move may carry after it (`炮二平五!?`), which are no part of it.
