@@ -143,23 +143,30 @@ fn several_inputs_into_one_xqf_file_is_refused() {
     assert_eq!(std::fs::read_dir(tmp.path().join("x")).unwrap().count(), 8);
 }
 
-/// A directory target (a name ending in /) that names a file says so, and leaves the file.
+/// A directory target (a name ending in /) that names a file says so, and leaves the file:
+/// convert's, the games table's and dataset's.
 #[test]
 fn a_directory_target_naming_a_file_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("b.json");
     std::fs::write(&file, "kept").unwrap();
     let dir = format!("{}/", file.to_str().unwrap());
-    let run = xq(&["convert", INPUTS[0], "--to", "json", "-o", &dir]);
-    assert_eq!(run.code, 3, "{}", run.stdout);
-    assert!(
-        scrub(&run.stderr, tmp.path()).starts_with(
-            "xq: cannot create the directory <tmp>/b.json/, which names a file, not a directory"
-        ),
-        "{}",
-        run.stderr
-    );
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    for args in [
+        vec!["convert", INPUTS[0], "--to", "json", "-o", &dir],
+        vec!["convert", INPUTS[0], "--to", "jsonl", "-o", &dir],
+        vec!["dataset", INPUTS[0], "--format", "jsonl", "-o", &dir],
+    ] {
+        let run = xq(&args);
+        assert_eq!(run.code, 3, "{args:?}: {}", run.stdout);
+        assert!(
+            scrub(&run.stderr, tmp.path()).starts_with(
+                "xq: cannot create the directory <tmp>/b.json/, which names a file, not a directory"
+            ),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    }
 }
 
 /// Big5 output: a game with a character Big5 lacks (simplified characters) is not written, with

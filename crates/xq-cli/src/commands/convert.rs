@@ -85,20 +85,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
         )));
     }
     if to_dir {
-        fs::create_dir_all(&args.out).map_err(|source| {
-            // (`b.json/` naming a file: the OS says only that it exists.)
-            let named: PathBuf = args.out.components().collect();
-            let file = fs::metadata(named).is_ok_and(|m| m.is_file());
-            let why = if file {
-                ", which names a file, not a directory (a name ending in / is a directory to write into)"
-            } else {
-                ""
-            };
-            CliError::Io {
-                context: format!("cannot create the directory {}{why}", visible_path(&args.out)),
-                source,
-            }
-        })?;
+        super::output::create_dir(&args.out)?;
     }
     let mut run = Run {
         inputs: files

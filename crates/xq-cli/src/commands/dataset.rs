@@ -180,7 +180,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
             before.join(", ")
         )));
     }
-    fs::create_dir_all(dir).map_err(io_error(format!("cannot create {}", visible_path(dir))))?;
+    super::output::create_dir(dir)?;
 
     let collected = inputs::collect(plan.paths, plan.follow);
     collected.something()?;

@@ -25,6 +25,27 @@ const TMP_SUFFIX: &str = ".xq-tmp";
 /// legal as a target stays legal with the temporary decoration (255 bytes on most file systems).
 const NAME_IN_TMP: usize = 64;
 
+/// Creates the directory `dir` to write into (and its parents), saying, when it names a file
+/// (`b.json/` with `b.json` a file, where the system says only that it exists), what to change.
+pub(crate) fn create_dir(dir: &Path) -> Result<(), crate::CliError> {
+    fs::create_dir_all(dir).map_err(|source| {
+        let named: PathBuf = dir.components().collect();
+        let file = fs::metadata(named).is_ok_and(|m| m.is_file());
+        let why = if file {
+            ", which names a file, not a directory (a name ending in / is a directory to write into)"
+        } else {
+            ""
+        };
+        crate::CliError::Io {
+            context: format!(
+                "cannot create the directory {}{why}",
+                xq_core::text::visible_path(dir)
+            ),
+            source,
+        }
+    })
+}
+
 /// Whether an existing regular file may be replaced.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Replace {
