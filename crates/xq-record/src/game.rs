@@ -417,6 +417,19 @@ pub fn is_numeric_glyph(token: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The annotation glyph that `token` starts with, if any: a numeric glyph (`$14`, the number's
+/// digits only), or marks standing alone (the whole token).
+#[inline]
+pub(crate) fn leading_glyph(token: &str) -> Option<&str> {
+    if let Some(number) = token.strip_prefix('$') {
+        let digits = number.bytes().take_while(u8::is_ascii_digit).count();
+        return (digits > 0).then(|| &token[..1 + digits]);
+    }
+    // (The first byte first: a move never starts with a mark.)
+    let may_be_mark = matches!(token.as_bytes().first(), Some(b'!' | b'?' | 0xEF));
+    (may_be_mark && is_mark(token)).then_some(token)
+}
+
 /// Whether `token` is a PGN annotation glyph: a mark or a numeric glyph.
 pub fn is_glyph(token: &str) -> bool {
     is_mark(token) || is_numeric_glyph(token)

@@ -1014,7 +1014,7 @@ impl<'a> PgnReader<'a> {
                     // Numeric glyphs (`$14`, PGN's NAGs) are the move's before them, and so are
                     // marks standing alone (`!?`); a move may be written on after them.
                     let mut mv = mv;
-                    while let Some(glyph) = leading_glyph(mv) {
+                    while let Some(glyph) = crate::game::leading_glyph(mv) {
                         match stack.last_mut().and_then(|l| l.last_mut()) {
                             Some(node) => node.add_glyph(glyph),
                             None => game.unread.push(format!(
@@ -1574,18 +1574,6 @@ impl<'a> PgnReader<'a> {
         self.advance(end);
         body
     }
-}
-
-/// The annotation glyph that `token` starts with, if any: a numeric glyph (`$14`, the number's
-/// digits only), or marks standing alone (the whole token).
-fn leading_glyph(token: &str) -> Option<&str> {
-    if let Some(number) = token.strip_prefix('$') {
-        let digits = number.bytes().take_while(u8::is_ascii_digit).count();
-        return (digits > 0).then(|| &token[..1 + digits]);
-    }
-    // (The first byte first: a move never starts with a mark.)
-    let may_be_mark = matches!(token.as_bytes().first(), Some(b'!' | b'?' | 0xEF));
-    (may_be_mark && crate::game::is_mark(token)).then_some(token)
 }
 
 /// The marks a move may carry after it (`炮二平五!?`), which are no part of it.

@@ -62,9 +62,28 @@ fn moves_into(game: &mut Game, text: &str, line: u32, at: usize) {
         {
             continue;
         }
-        let mut node = Node::text(token);
+        // Annotation glyphs, as PGN has them: the move's before them (`$14`, `!?` alone), or
+        // marks on the move (`炮二平五!?`).
+        let mut token = token;
+        while let Some(glyph) = crate::game::leading_glyph(token) {
+            match game.moves.last_mut() {
+                Some(node) => node.add_glyph(glyph),
+                None => game.unread.push(format!(
+                    "the annotation glyph {glyph} before any move (line {line})"
+                )),
+            }
+            token = &token[glyph.len()..];
+        }
+        let bare = token.trim_end_matches(['!', '?', '！', '？']);
+        if bare.is_empty() {
+            continue;
+        }
+        let mut node = Node::text(bare);
         node.source_line = Some(line);
         node.source_offset = Some(at + word_at + (word.len() - token.len()));
+        if bare.len() < token.len() {
+            node.add_glyph(&token[bare.len()..]);
+        }
         game.moves.push(node);
     }
 }

@@ -536,7 +536,13 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
         {
             read_as_iccs += 1;
         }
-        out.push_str(&crate::txt::write_txt_line(game, &moves));
+        // (With their annotation glyphs, which a move list reads as PGN does.)
+        let written: Vec<String> = moves
+            .into_iter()
+            .zip(&game.moves)
+            .map(|(text, node)| with_glyphs(text, node))
+            .collect();
+        out.push_str(&crate::txt::write_txt_line(game, &written));
         out.push('\n');
     }
     let mut dropped = Vec::new();
@@ -554,7 +560,6 @@ pub fn write_txt(games: &[Game], notation: Notation) -> Written {
     if comments > 0 {
         dropped.push(format!("{comments} comment(s)"));
     }
-    say_glyphs(games, "a move list", &mut dropped);
     if games.iter().any(|g| {
         g.tags
             .iter()
@@ -845,12 +850,27 @@ mod tests {
             let back = back.games[0].as_ref().unwrap();
             assert_eq!(glyphs(back), glyphs(&game), "{written}");
         }
+        // A move list keeps the main line's, as PGN does.
+        let list = write_txt(std::slice::from_ref(&game), Notation::Iccs);
+        assert!(
+            list.dropped.iter().all(|d| !d.contains("glyph")),
+            "{:?}",
+            list.dropped
+        );
+        let back = crate::txt::read_txt(std::str::from_utf8(&list.bytes).unwrap());
+        let back = back[0].as_ref().unwrap();
+        let main = |g: &Game| {
+            g.moves
+                .iter()
+                .map(|n| n.glyphs().map(str::to_owned))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(main(back), main(&game));
         assert_eq!(moves_with_glyphs(std::slice::from_ref(&game)), 4);
         for dropped in [
             write_xqf(&game, crate::xqf::XqfVersion::Plain).dropped,
             write_dhtmlxq(std::slice::from_ref(&game)).dropped,
             write_csv(std::slice::from_ref(&game)).dropped,
-            write_txt(std::slice::from_ref(&game), Notation::Iccs).dropped,
         ] {
             assert!(
                 dropped
