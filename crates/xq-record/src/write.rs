@@ -145,9 +145,23 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     let mut out = String::new();
     let mut dropped = Vec::new();
     for (g, game) in games.iter().enumerate() {
-        let (text, kept) = pgn_game(game, options.notation);
+        let (text, kept, unwritable) = pgn_game(game, options.notation);
         out.push_str(&text);
         out.push('\n');
+        if !unwritable.is_empty() {
+            let shown: Vec<String> = unwritable
+                .iter()
+                .take(3)
+                .map(|t| format!("{t:?}"))
+                .collect();
+            dropped.push(format!(
+                "game {}: {} move(s) kept as written whose text PGN cannot hold as one move (spaces, brackets, a result …: {}{}): they read back as other moves",
+                g + 1,
+                unwritable.len(),
+                shown.join(", "),
+                if unwritable.len() > 3 { ", …" } else { "" }
+            ));
+        }
         // Moves that do not replay are written as the record writes them: said when that is
         // not in the notation asked for (a WXF file holding Chinese). JSON keeps every move's
         // text as read, and needs no word.
@@ -237,7 +251,7 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
 
 /// One game in PGN, and for each line that stops replaying, its first such ply and how many
 /// moves from it on are written as the record writes them in another notation than `notation`.
-fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
+fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>, Vec<String>) {
     let mut out = String::new();
     // A tag is one line: line breaks in a value become spaces (said by write_pgn).
     let quote = |v: &str| {
@@ -290,6 +304,7 @@ fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
         system: system_of(notation),
         tokens: Vec::new(),
         kept: Vec::new(),
+        unwritable: Vec::new(),
     };
     writer.line(&game.moves, start, 0, true, None);
     // A round per line on the main line; variations and comments stay in place.
@@ -311,7 +326,7 @@ fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>) {
     // Only a result token ends the movetext (a Result tag holding anything else stays a tag).
     out.push_str(game.outcome().map_or("*", Outcome::pgn));
     out.push('\n');
-    (out, writer.kept)
+    (out, writer.kept, writer.unwritable)
 }
 
 /// The movetext of a game being written: its tokens, and the moves written as the record writes
@@ -325,6 +340,9 @@ struct PgnLines {
     system: System,
     tokens: Vec<String>,
     kept: Vec<(usize, usize)>,
+    /// The texts of moves kept as written that do not read back as one move (see
+    /// [`one_pgn_move`]).
+    unwritable: Vec<String>,
 }
 
 impl PgnLines {
@@ -356,6 +374,10 @@ impl PgnLines {
             }
             let alternatives = pos.clone();
             if !replays(pos.as_ref(), node) {
+                let text = move_text(None, node, self.notation);
+                if !one_pgn_move(&text) {
+                    self.unwritable.push(text);
+                }
                 let k = *stopped.get_or_insert_with(|| {
                     self.kept.push((ply + 1, 0));
                     self.kept.len() - 1
@@ -389,6 +411,23 @@ impl PgnLines {
             }
         }
     }
+}
+
+/// Whether `text`, a move kept as written, reads back from PGN as one move of that text: not a
+/// text with spaces, brackets or braces, nor a result, a move number or a glyph (a JSON record
+/// may hold any text as a move).
+fn one_pgn_move(text: &str) -> bool {
+    let pgn = format!("1. {text} *\n");
+    crate::pgn::PgnReader::new(&pgn)
+        .next()
+        .and_then(Result::ok)
+        .is_some_and(|g| {
+            g.moves.len() == 1
+                && g.moves[0].text.as_deref() == Some(text)
+                && g.moves[0].glyphs().is_none()
+                && g.comment.is_none()
+                && g.moves[0].comment.is_none()
+        })
 }
 
 /// The system of a notation's moves (what `xq_notation::parse` tells of a move's text).
@@ -907,6 +946,31 @@ mod tests {
         let read = crate::json::read_json(json).unwrap().remove(0);
         assert_eq!(read.moves[0].glyphs(), Some("!? $1"));
         assert_eq!(read.unread.len(), 1, "{:?}", read.unread);
+    }
+
+    /// A move kept as written whose text would read back from PGN as something else (two moves,
+    /// a result, a comment) is said; one that reads back as itself is not.
+    #[test]
+    fn a_kept_move_pgn_cannot_hold_is_said() {
+        let game = Game {
+            moves: ["炮二平五", "Hello", "foo bar", "1-0", "{x}", "马８进７"]
+                .into_iter()
+                .map(Node::text)
+                .collect(),
+            ..Game::default()
+        };
+        let written = write_pgn(&[game], PgnOptions::default());
+        let said: Vec<&String> = written
+            .dropped
+            .iter()
+            .filter(|d| d.contains("cannot hold"))
+            .collect();
+        assert_eq!(said.len(), 1, "{:?}", written.dropped);
+        assert!(
+            said[0].contains("3 move(s)") && said[0].contains("\"foo bar\""),
+            "{said:?}"
+        );
+        assert!(!said[0].contains("Hello"), "{said:?}");
     }
 
     /// A tag named FEN is never written as one (the start position is the game's own, which a
