@@ -249,6 +249,12 @@ impl<'a> PgnReader<'a> {
         found
     }
 
+    /// Whether the reading place is at a PGN escape line: a `%` first on its line (the rest of
+    /// the line is the tool's own data; it is kept as a comment, as a `;` one is).
+    fn at_escape_line(&self) -> bool {
+        self.text.as_bytes().get(self.pos) == Some(&b'%') && self.at_line_start()
+    }
+
     fn at_line_start(&self) -> bool {
         match self.pos {
             0 => self.line_start,
@@ -760,7 +766,7 @@ impl<'a> PgnReader<'a> {
             // blank line, only when the tag after them is one the game does not have (else a
             // game of tags alone ends at the blank line, the comment opening the next), as for
             // a tag line after a blank line.
-            if matches!(self.peek_byte(), Some(b'{' | b';'))
+            if (matches!(self.peek_byte(), Some(b'{' | b';')) || self.at_escape_line())
                 && let Some((bodies, ended)) = self.comments_before_tag()
             {
                 let (pos, line) = (self.pos, self.line);
@@ -872,6 +878,11 @@ impl<'a> PgnReader<'a> {
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
                 b';' => {
+                    let body = self.read_line_comment();
+                    attach_comment(game, &mut stack, &mut pending, body);
+                }
+                // PGN's escape line (a `%` first on its line): kept as a comment, as `;` is.
+                b'%' if self.at_line_start() => {
                     let body = self.read_line_comment();
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
@@ -1139,6 +1150,10 @@ impl<'a> PgnReader<'a> {
                     let body = self.read_line_comment();
                     attach_comment(game, stack, pending, body);
                 }
+                Some(b'%') if self.at_line_start() => {
+                    let body = self.read_line_comment();
+                    attach_comment(game, stack, pending, body);
+                }
                 Some(b'\r' | b'\n') => {
                     // Lines of comments alone after the result, before any word, move or tag,
                     // are the game's too (`1-0` then `{Black resigned}` on a line of its own),
@@ -1181,7 +1196,7 @@ impl<'a> PgnReader<'a> {
             // Spaces to the text's end: what follows it may be a comment, unless known.
             let known = self
                 .follows
-                .is_some_and(|b| !b.is_ascii_whitespace() && b != b'{' && b != b';');
+                .is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b'{' | b';' | b'%'));
             if bound == self.text.len() && !known {
                 self.look(bound);
             }
@@ -1196,6 +1211,8 @@ impl<'a> PgnReader<'a> {
             self.look(at);
             match b {
                 b'\r' | b'\n' | b';' => return true,
+                // An escape line, first on its line.
+                b'%' if at > 0 && bytes[at - 1] == b'\n' => return true,
                 b'{' => {
                     let limit = (at + 1).saturating_add(MAX_COMMENT).min(self.end);
                     match self.comment_end(at + 1, limit) {
@@ -1530,14 +1547,22 @@ impl<'a> PgnReader<'a> {
     #[inline(never)]
     fn comments_before_tag(&mut self) -> Option<(Vec<String>, usize)> {
         let rest = self.rest();
-        if !matches!(rest.as_bytes().first(), Some(b'{' | b';')) {
+        if !matches!(rest.as_bytes().first(), Some(b'{' | b';')) && !self.at_escape_line() {
             return None;
         }
         let mut bodies = Vec::new();
         let (mut len, mut ended) = (0, 0);
         loop {
             let here = &rest[len..];
+            let line_start = match self.pos + len {
+                0 => self.line_start,
+                p => self.text.as_bytes().get(p - 1) == Some(&b'\n'),
+            };
             let (body, comment) = match here.as_bytes().first() {
+                Some(b'%') if line_start => {
+                    let end = memchr::memchr(b'\n', here.as_bytes()).unwrap_or(here.len());
+                    (&here[1..end], end)
+                }
                 Some(b'{') => {
                     let from = self.pos + len + 1;
                     let limit = from.saturating_add(MAX_COMMENT).min(self.end);

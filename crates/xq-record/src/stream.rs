@@ -1413,6 +1413,72 @@ mod tests {
         (games, stream.pieces_kept())
     }
 
+    /// PGN's escape lines (`%` first on a line) are kept as comments wherever they stand: before
+    /// a game's tags, between them, among the moves, after the result; a `%` elsewhere is no
+    /// escape. Read whole, streamed and in pieces alike.
+    #[test]
+    fn escape_lines_are_comments_wherever_they_stand() {
+        let one = "% exported by X 1. h2e2\n[Event \"a\"]\n% between tags\n[Site \"s\"]\n\n1. h2e2 h9g7\n% among moves 2. b0c2\n2. h0g2 1-0\n% after the result\n\n";
+        let whole = PgnReader::new(one).next().unwrap().unwrap();
+        assert_eq!(
+            whole.tags.len(),
+            3,
+            "Event, Site and the Result the moves end with"
+        );
+        assert_eq!(
+            whole.comment.as_deref(),
+            Some("exported by X 1. h2e2\nbetween tags")
+        );
+        assert_eq!(whole.moves.len(), 3);
+        assert_eq!(
+            whole.moves[1].comment.as_deref(),
+            Some("among moves 2. b0c2")
+        );
+        assert_eq!(whole.moves[2].comment.as_deref(), Some("after the result"));
+        let inline = PgnReader::new("1. h2e2 % h9g7 *\n")
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            inline.moves.len(),
+            3,
+            "a % inside a line is read as a move (which fails)"
+        );
+        let text = one.repeat(2000);
+        assert!(text.len() > HEAD);
+        let comments = |games: Vec<Result<Game, ReadError>>| -> Vec<Vec<Option<String>>> {
+            games
+                .into_iter()
+                .map(|g| {
+                    let g = g.unwrap();
+                    let mut all = vec![g.comment.clone()];
+                    all.extend(g.moves.iter().map(|n| n.comment.clone()));
+                    all
+                })
+                .collect()
+        };
+        let read = comments(
+            format::read(text.as_bytes(), Some("pgn"), ReadOptions::default())
+                .unwrap()
+                .games,
+        );
+        assert_eq!(read.len(), 2000);
+        for chunk in [1, 100, 4096] {
+            let stream =
+                GameStream::with_chunk(text.as_bytes(), Some("pgn"), ReadOptions::default(), chunk)
+                    .unwrap();
+            assert_eq!(comments(stream.collect()), read, "chunk {chunk}");
+            let stream =
+                GameStream::with_chunk(text.as_bytes(), Some("pgn"), ReadOptions::default(), chunk)
+                    .unwrap();
+            assert_eq!(
+                comments(pieced_kept(stream, 4).0),
+                read,
+                "chunk {chunk}, pieced"
+            );
+        }
+    }
+
     /// Moves read with [`ReadOptions::unplaced_moves`] are left unplaced where placing costs a
     /// count (GBK here), read whole, streamed or in pieces, and placed where it costs nothing
     /// (UTF-8); start positions are placed either way, where they are without it.
