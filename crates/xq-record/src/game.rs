@@ -417,10 +417,36 @@ pub fn is_numeric_glyph(token: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The marks a move may carry after it (`炮二平五!?`), which are no part of it.
+pub(crate) const MARKS: [char; 4] = ['!', '?', '！', '？'];
+
+/// A token of moves as PGN and move lists write it, its annotation glyphs apart: those it starts
+/// with (`$14`, marks standing alone: the move's before it, each handed to `before`), then the
+/// move (perhaps empty) and the marks on it (`炮二平五!?`). Where the move starts in the token is
+/// its length less the move's and the marks'.
+#[inline]
+pub(crate) fn split_glyphs<'a>(
+    mut token: &'a str,
+    mut before: impl FnMut(&'a str),
+) -> (&'a str, &'a str) {
+    while let Some(glyph) = leading_glyph(token) {
+        before(glyph);
+        token = &token[glyph.len()..];
+    }
+    // (The byte test first: a move rarely ends in a mark.)
+    match token.as_bytes().last() {
+        Some(b'!' | b'?' | 0x81 | 0x9F) => {
+            let bare = token.trim_end_matches(MARKS);
+            (bare, &token[bare.len()..])
+        }
+        _ => (token, ""),
+    }
+}
+
 /// The annotation glyph that `token` starts with, if any: a numeric glyph (`$14`, the number's
 /// digits only), or marks standing alone (the whole token).
 #[inline]
-pub(crate) fn leading_glyph(token: &str) -> Option<&str> {
+fn leading_glyph(token: &str) -> Option<&str> {
     if let Some(number) = token.strip_prefix('$') {
         let digits = number.bytes().take_while(u8::is_ascii_digit).count();
         return (digits > 0).then(|| &token[..1 + digits]);

@@ -256,7 +256,12 @@ impl<'a> PgnReader<'a> {
     }
 
     fn at_line_start(&self) -> bool {
-        match self.pos {
+        self.line_starts_at(self.pos)
+    }
+
+    /// Whether byte `pos` of the text starts a line.
+    fn line_starts_at(&self, pos: usize) -> bool {
+        match pos {
             0 => self.line_start,
             p => self.text.as_bytes().get(p - 1) == Some(&b'\n'),
         }
@@ -877,12 +882,8 @@ impl<'a> PgnReader<'a> {
                     self.advance(end + 1);
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
-                b';' => {
-                    let body = self.read_line_comment();
-                    attach_comment(game, &mut stack, &mut pending, body);
-                }
-                // PGN's escape line (a `%` first on its line): kept as a comment, as `;` is.
-                b'%' if self.at_line_start() => {
+                // (And PGN's escape line, a `%` first on its line: kept as a comment, as `;` is.)
+                b';' | b'%' if c == b';' || self.at_line_start() => {
                     let body = self.read_line_comment();
                     attach_comment(game, &mut stack, &mut pending, body);
                 }
@@ -1021,28 +1022,17 @@ impl<'a> PgnReader<'a> {
                         continue;
                     };
                     // Where the move's text starts, after its number.
-                    let mut at = start + (token.len() - mv.len());
                     // Numeric glyphs (`$14`, PGN's NAGs) are the move's before them, and so are
                     // marks standing alone (`!?`); a move may be written on after them.
-                    let mut mv = mv;
-                    while let Some(glyph) = crate::game::leading_glyph(mv) {
+                    let (mv, marks) = crate::game::split_glyphs(mv, |glyph| {
                         match stack.last_mut().and_then(|l| l.last_mut()) {
                             Some(node) => node.add_glyph(glyph),
                             None => game.unread.push(format!(
                                 "the annotation glyph {glyph} before any move of its line (line {line})"
                             )),
                         }
-                        mv = &mv[glyph.len()..];
-                        at += glyph.len();
-                    }
-                    // (The byte tests first: a move rarely ends in a mark or starts with a dot.)
-                    let (mv, marks) = match mv.as_bytes().last() {
-                        Some(b'!' | b'?' | 0x81 | 0x9F) => {
-                            let bare = mv.trim_end_matches(MARKS);
-                            (bare, &mv[bare.len()..])
-                        }
-                        _ => (mv, ""),
-                    };
+                    });
+                    let at = start + (token.len() - mv.len() - marks.len());
                     if mv.is_empty() || continuation_dots(mv) {
                         continue;
                     }
@@ -1146,11 +1136,7 @@ impl<'a> PgnReader<'a> {
                     attach_comment(game, stack, pending, body);
                     return;
                 }
-                Some(b';') => {
-                    let body = self.read_line_comment();
-                    attach_comment(game, stack, pending, body);
-                }
-                Some(b'%') if self.at_line_start() => {
+                Some(c @ (b';' | b'%')) if c == b';' || self.at_line_start() => {
                     let body = self.read_line_comment();
                     attach_comment(game, stack, pending, body);
                 }
@@ -1554,15 +1540,7 @@ impl<'a> PgnReader<'a> {
         let (mut len, mut ended) = (0, 0);
         loop {
             let here = &rest[len..];
-            let line_start = match self.pos + len {
-                0 => self.line_start,
-                p => self.text.as_bytes().get(p - 1) == Some(&b'\n'),
-            };
             let (body, comment) = match here.as_bytes().first() {
-                Some(b'%') if line_start => {
-                    let end = memchr::memchr(b'\n', here.as_bytes()).unwrap_or(here.len());
-                    (&here[1..end], end)
-                }
                 Some(b'{') => {
                     let from = self.pos + len + 1;
                     let limit = from.saturating_add(MAX_COMMENT).min(self.end);
@@ -1572,7 +1550,8 @@ impl<'a> PgnReader<'a> {
                     self.look(from + i);
                     (&here[1..=i], i + 2)
                 }
-                Some(b';') => {
+                // (And an escape line, a `%` first on its line.)
+                Some(&c @ (b';' | b'%')) if c == b';' || self.line_starts_at(self.pos + len) => {
                     let end = memchr::memchr(b'\n', here.as_bytes()).unwrap_or(here.len());
                     (&here[1..end], end)
                 }
@@ -1600,9 +1579,6 @@ impl<'a> PgnReader<'a> {
         body
     }
 }
-
-/// The marks a move may carry after it (`炮二平五!?`), which are no part of it.
-const MARKS: [char; 4] = ['!', '?', '！', '？'];
 
 /// U+FFFD in UTF-8.
 const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
@@ -2096,7 +2072,8 @@ fn goes_on_after_tag(rest: &str) -> bool {
     }
     let word = &rest[..token_len(rest.as_bytes())];
     // (A move with its marks, as the moves are read: `炮二平五!`.)
-    let is_move = |word: &str| xq_notation::parse(word.trim_end_matches(MARKS)).is_ok();
+    let is_move =
+        |word: &str| xq_notation::parse(word.trim_end_matches(crate::game::MARKS)).is_ok();
     result_token(word).is_some()
         || match strip_move_number(word) {
             // A move number alone (`1.`): a move, or the dots of Black's, follows it.
@@ -2234,7 +2211,7 @@ enum LineMoves {
 fn moves_on_line(line: &str, in_comment: bool) -> LineMoves {
     let is_move = |word: &str| {
         !word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-            && xq_notation::parse(word.trim_end_matches(MARKS)).is_ok()
+            && xq_notation::parse(word.trim_end_matches(crate::game::MARKS)).is_ok()
     };
     let numbered_one =
         |word: &str| word.starts_with('1') && !word[1..].starts_with(|c: char| c.is_ascii_digit());

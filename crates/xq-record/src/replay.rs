@@ -166,7 +166,7 @@ pub fn start_position(game: &Game) -> Result<(Position, Vec<String>), BadStart> 
 /// decided once for the whole game (see [`coordinate_ranks`]), never move by move; UCI's when
 /// the game's `Format` tag says so ([`told_uci`]).
 pub fn replay(game: &mut Game, reader: &mut Reader) -> Replay {
-    if told_uci(game) && coordinate_ranks(&game.moves, reader).is_none() {
+    if told_uci(game, reader) {
         let previous = reader.set_ranks(Ranks::Uci);
         let mut report = replay_with(game, reader);
         report.uci = true;
@@ -240,14 +240,15 @@ pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
 /// writer says of the UCI moves it writes: UCI moves that name no rank 10 read as ICCS too
 /// (another game), and only the tag can tell them apart. Taken only when the moves cannot tell
 /// (a rank 10 is UCI's whatever the tag, a rank 0 ICCS's).
-pub fn told_uci(game: &Game) -> bool {
+pub fn told_uci(game: &Game, reader: &mut Reader) -> bool {
     game.tag("Format")
         .is_some_and(|f| f.trim().eq_ignore_ascii_case("UCI"))
+        && coordinate_ranks(&game.moves, reader).is_none()
 }
 
 /// The ranks `game`'s coordinate moves are read with, as [`replay`] decides them.
 pub fn game_ranks(game: &Game, reader: &mut Reader) -> Ranks {
-    if told_uci(game) && coordinate_ranks(&game.moves, reader).is_none() {
+    if told_uci(game, reader) {
         return Ranks::Uci;
     }
     let previous = reader.ranks();

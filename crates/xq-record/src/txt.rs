@@ -64,25 +64,20 @@ fn moves_into(game: &mut Game, text: &str, line: u32, at: usize) {
         }
         // Annotation glyphs, as PGN has them: the move's before them (`$14`, `!?` alone), or
         // marks on the move (`炮二平五!?`).
-        let mut token = token;
-        while let Some(glyph) = crate::game::leading_glyph(token) {
-            match game.moves.last_mut() {
-                Some(node) => node.add_glyph(glyph),
-                None => game.unread.push(format!(
-                    "the annotation glyph {glyph} before any move (line {line})"
-                )),
-            }
-            token = &token[glyph.len()..];
-        }
-        let bare = token.trim_end_matches(['!', '?', '！', '？']);
+        let (bare, marks) = crate::game::split_glyphs(token, |glyph| match game.moves.last_mut() {
+            Some(node) => node.add_glyph(glyph),
+            None => game.unread.push(format!(
+                "the annotation glyph {glyph} before any move (line {line})"
+            )),
+        });
         if bare.is_empty() {
             continue;
         }
         let mut node = Node::text(bare);
         node.source_line = Some(line);
-        node.source_offset = Some(at + word_at + (word.len() - token.len()));
-        if bare.len() < token.len() {
-            node.add_glyph(&token[bare.len()..]);
+        node.source_offset = Some(at + word_at + (word.len() - bare.len() - marks.len()));
+        if !marks.is_empty() {
+            node.add_glyph(marks);
         }
         game.moves.push(node);
     }

@@ -301,7 +301,6 @@ fn pgn_game(game: &Game, notation: Notation) -> (String, Vec<(usize, usize)>, Ve
         // Numbered on from the start position's move number, as its FEN gives it.
         first_number: start.as_ref().map_or(1, |p| p.fullmoves().max(1) as usize),
         notation,
-        system: system_of(notation),
         tokens: Vec::new(),
         kept: Vec::new(),
         unwritable: Vec::new(),
@@ -336,8 +335,6 @@ struct PgnLines {
     /// The number of the first move.
     first_number: usize,
     notation: Notation,
-    /// The notation's system: a move written as the record writes it in this one loses nothing.
-    system: System,
     tokens: Vec<String>,
     kept: Vec<(usize, usize)>,
     /// The texts of moves kept as written that do not read back as one move (see
@@ -373,24 +370,18 @@ impl PgnLines {
                 self.tokens.push(format!("{}...", number(ply)));
             }
             let alternatives = pos.clone();
+            let text = move_text(pos.as_ref(), node, self.notation);
             if !replays(pos.as_ref(), node) {
-                let text = move_text(None, node, self.notation);
                 if !one_pgn_move(&text) {
-                    self.unwritable.push(text);
+                    self.unwritable.push(text.clone());
                 }
                 let k = *stopped.get_or_insert_with(|| {
                     self.kept.push((ply + 1, 0));
                     self.kept.len() - 1
                 });
-                // (In UCI, a coordinate move kept as written counts too: its ranks are not
-                // known, and the Format tag makes readers take them as UCI's.)
-                self.kept[k].1 +=
-                    usize::from(self.notation == Notation::Uci || !written_in(node, self.system));
+                self.kept[k].1 += usize::from(!written_in(node, self.notation));
             }
-            self.tokens.push(with_glyphs(
-                move_text(pos.as_ref(), node, self.notation),
-                node,
-            ));
+            self.tokens.push(with_glyphs(text, node));
             need_number = false;
             if let Some(c) = &node.comment {
                 self.tokens.push(comment(c));
@@ -440,13 +431,17 @@ fn system_of(notation: Notation) -> System {
     }
 }
 
-/// Whether `node`, written as the record writes it ([`move_text`]), is in `system`: its text
-/// reads in that system, or it has none and is written as its coordinates.
-fn written_in(node: &Node, system: System) -> bool {
-    match node.text.as_deref() {
-        Some(text) => xq_notation::parse(text).is_ok_and(|t| t.system() == system),
-        None => system == System::Coordinate,
-    }
+/// Whether `node`, written as the record writes it ([`move_text`]), is in `notation`: its text
+/// reads in that notation's system, or it has none and is written as its coordinates. Never in
+/// UCI: whether a coordinate text counts UCI's ranks is not known, and xq's UCI Format tag makes
+/// readers take it so.
+fn written_in(node: &Node, notation: Notation) -> bool {
+    let system = system_of(notation);
+    notation != Notation::Uci
+        && match node.text.as_deref() {
+            Some(text) => xq_notation::parse(text).is_ok_and(|t| t.system() == system),
+            None => system == System::Coordinate,
+        }
 }
 
 /// Writes the main lines as CSV: one row per move (game, ply, side, iccs, chinese, wxf,
