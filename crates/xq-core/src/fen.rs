@@ -287,12 +287,16 @@ fn read(text: &str) -> (Setup, Vec<SyntaxProblem>, bool) {
             ));
             break;
         }
+        // (Digits only: the standard library's parse also takes a leading `+`.)
+        let digits = field.bytes().all(|b| b.is_ascii_digit());
         match field.parse::<u32>() {
-            Ok(n) => numbers.push(n),
+            Ok(n) if digits => numbers.push(n),
             // A whole number beyond the counters' range: they saturate (a counter is no part of
             // the position's play; refusing it lost the game's every move).
-            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => numbers.push(u32::MAX),
-            Err(_) => {
+            Err(e) if digits && *e.kind() == std::num::IntErrorKind::PosOverflow => {
+                numbers.push(u32::MAX);
+            }
+            _ => {
                 problems.push(problem(
                     start..start + field.len(),
                     SyntaxProblemKind::BadNumber,
@@ -429,7 +433,7 @@ mod tests {
         let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -";
         let pos = Position::from_fen(&format!("{board} 4294967296 99999999999999999999")).unwrap();
         assert_eq!((pos.halfmoves(), pos.fullmoves()), (u32::MAX, u32::MAX));
-        for bad in ["-1", "1.5", "x", "0x10"] {
+        for bad in ["-1", "1.5", "x", "0x10", "+5", "+99999999999"] {
             assert!(
                 Position::from_fen(&format!("{board} {bad} 1")).is_err(),
                 "{bad}"
