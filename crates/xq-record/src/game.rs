@@ -476,6 +476,17 @@ pub(crate) fn same_start(a: &str, b: &str) -> bool {
     key(a) == key(b)
 }
 
+/// Adds `text` to a comment: after what it holds, on a line of its own.
+pub(crate) fn append_comment(slot: &mut Option<String>, text: String) {
+    match slot {
+        Some(existing) => {
+            existing.push('\n');
+            existing.push_str(&text);
+        }
+        None => *slot = Some(text),
+    }
+}
+
 /// How many nodes of `line` and of its variations, at every depth, pass `test`.
 pub(crate) fn count_nodes(line: &[Node], test: &dyn Fn(&Node) -> bool) -> usize {
     line.iter()
@@ -559,6 +570,34 @@ impl Game {
                 .sum()
         }
         count(&self.moves)
+    }
+
+    /// Every comment written before a move that has a move before it in its line (after a
+    /// variation, in PGN) made the end of that move's comment, and one before the game's first
+    /// move the end of the game's: the same place in the text, for the formats that hold
+    /// comments only after moves (XQF, DhtmlXQ). A comment before a variation's first move stays
+    /// (no move of its line stands before it).
+    pub(crate) fn move_comments_after_moves(&mut self) {
+        fn line(nodes: &mut [Node], before_first: Option<&mut Option<String>>) {
+            for i in 0..nodes.len() {
+                for variation in &mut nodes[i].variations {
+                    line(variation, None);
+                }
+                if i > 0
+                    && let Some(before) = nodes[i].before().map(str::to_owned)
+                {
+                    nodes[i].set_before(None);
+                    append_comment(&mut nodes[i - 1].comment, before);
+                }
+            }
+            if let (Some(slot), Some(first)) = (before_first, nodes.first_mut())
+                && let Some(before) = first.before().map(str::to_owned)
+            {
+                first.set_before(None);
+                append_comment(slot, before);
+            }
+        }
+        line(&mut self.moves, Some(&mut self.comment));
     }
 
     /// Whether any node has a variation.

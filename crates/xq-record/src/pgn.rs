@@ -24,7 +24,7 @@ use crate::{
     dhtmlxq::{self, RECORD_OPEN},
     encoding::Encoding,
     error::{ReadError, ReadErrorKind},
-    game::{Game, Node, Outcome},
+    game::{Game, Node, Outcome, append_comment},
     place::{Place, newlines},
 };
 
@@ -788,7 +788,7 @@ impl<'a> PgnReader<'a> {
                     break;
                 }
                 for body in bodies.into_iter().filter(|b| !b.is_empty()) {
-                    append(&mut game.comment, body);
+                    append_comment(&mut game.comment, body);
                 }
                 // (Blank lines before the tag line counted from the last comment's end.)
                 before = comments_line;
@@ -891,6 +891,10 @@ impl<'a> PgnReader<'a> {
                     let start = self.pos;
                     opened.push((start, self.line));
                     self.bump();
+                    // (A comment between two variations of a move is the move's.)
+                    if let Some(line) = stack.last_mut() {
+                        settle_pending(line, &mut pending);
+                    }
                     if stack.last().is_some_and(Vec::is_empty) {
                         self.pass_rest(opened.len());
                         return Err(self.error_at(
@@ -921,14 +925,15 @@ impl<'a> PgnReader<'a> {
                         ));
                     }
                     opened.pop();
-                    let line = stack.pop().unwrap_or_default();
+                    let mut line = stack.pop().unwrap_or_default();
+                    settle_pending(&mut line, &mut pending);
                     if let Some(last) = stack.last_mut().and_then(|l| l.last_mut()) {
                         if line.is_empty() {
                             // `( )` or `( {comment} )`: no alternative. Its comment, waiting for
                             // a first move that never came, is kept after the move it hangs
                             // on (not given to the next variation's first move).
                             if let Some(comment) = pending.take() {
-                                append(&mut last.comment, comment);
+                                append_comment(&mut last.comment, comment);
                             }
                         } else {
                             last.variations.push(line);
@@ -1066,6 +1071,7 @@ impl<'a> PgnReader<'a> {
                 .in_game(self.game));
         }
         let mut main = stack.pop().unwrap_or_default();
+        settle_pending(&mut main, &mut pending);
         // Copied out at its length; the scratch keeps its room (what mem::take would not).
         let mut moves = Vec::with_capacity(main.len());
         moves.append(&mut main);
@@ -1074,7 +1080,7 @@ impl<'a> PgnReader<'a> {
             MAIN_LINE.set(main);
         }
         if let Some(comment) = pending {
-            append(&mut game.comment, comment);
+            append_comment(&mut game.comment, comment);
         }
         Ok(())
     }
@@ -1732,18 +1738,10 @@ fn unicode_space_len(bytes: &[u8]) -> usize {
     }
 }
 
-fn append(slot: &mut Option<String>, text: String) {
-    match slot {
-        Some(existing) => {
-            existing.push('\n');
-            existing.push_str(&text);
-        }
-        None => *slot = Some(text),
-    }
-}
-
-/// A comment goes after the last move of the current line; before any move of a variation it
-/// waits for that variation's first move; before the first move of the game it is the game's.
+/// A comment goes after the last move of the current line; before the first move of the game it
+/// is the game's. Before any move of a variation, or after a variation (`1. h2e2 (1. b2e2) {…}
+/// 1... h9g7`), it stands before the line's next move: it waits for it in `pending` (see
+/// [`settle_pending`] for a line that ends first).
 fn attach_comment(
     game: &mut Game,
     stack: &mut [Vec<Node>],
@@ -1755,9 +1753,19 @@ fn attach_comment(
     }
     let depth = stack.len();
     match stack.last_mut().and_then(|l| l.last_mut()) {
-        Some(node) => append(&mut node.comment, body),
-        None if depth == 1 => append(&mut game.comment, body),
-        None => append(pending, body),
+        Some(node) if node.variations.is_empty() => append_comment(&mut node.comment, body),
+        None if depth == 1 => append_comment(&mut game.comment, body),
+        Some(_) | None => append_comment(pending, body),
+    }
+}
+
+/// A comment waiting for a move that does not come (the line ends, or another variation opens
+/// after it): it stays after the line's last move, if the line has one.
+fn settle_pending(line: &mut [Node], pending: &mut Option<String>) {
+    if let Some(last) = line.last_mut()
+        && let Some(comment) = pending.take()
+    {
+        append_comment(&mut last.comment, comment);
     }
 }
 
@@ -3053,6 +3061,35 @@ mod tests {
         assert_eq!(v[0].comment.as_deref(), Some("after"));
         let inner = &v[0].variations[0];
         assert_eq!(inner[0].before(), Some("why"));
+    }
+
+    /// A comment after a variation stands before the line's next move, and is read so (not
+    /// moved back onto the move the variation hangs on); when no move follows in its line (the
+    /// line ends, or another variation of the move opens), it stays after the line's last move.
+    #[test]
+    fn a_comment_after_a_variation_comes_before_the_next_move() {
+        let g = read(
+            "1. h2e2 {on h2e2} (1. b2e2 (1. b0c2) {end of b2e2's line}) {between} (1. h2d2) \
+             {after both} 1... h9g7 (1... b9c7) {to the end} *",
+        )
+        .remove(0)
+        .unwrap();
+        assert_eq!(texts(&g.moves), ["h2e2", "h9g7"]);
+        assert_eq!(g.moves[0].comment.as_deref(), Some("on h2e2\nbetween"));
+        assert_eq!(g.moves[0].variations.len(), 2);
+        let first = &g.moves[0].variations[0];
+        assert_eq!(first[0].comment.as_deref(), Some("end of b2e2's line"));
+        assert_eq!(g.moves[1].before(), Some("after both"));
+        assert_eq!(g.moves[1].comment.as_deref(), Some("to the end"));
+        assert_eq!(g.comment, None);
+        // The same inside a variation, and after the result.
+        let g = read("1. h2e2 (1. b2e2 (1. b0c2) {x} 1... h9g7) h9g7 (1... b9c7) 1-0 {resigned}")
+            .remove(0)
+            .unwrap();
+        let v = &g.moves[0].variations[0];
+        assert_eq!(texts(v), ["b2e2", "h9g7"]);
+        assert_eq!(v[1].before(), Some("x"));
+        assert_eq!(g.moves[1].comment.as_deref(), Some("resigned"));
     }
 
     #[test]

@@ -695,7 +695,8 @@ fn said_of(stops: &[(usize, usize)]) -> Option<String> {
 
 /// Writes one game as XQF (cut before moves that do not replay).
 pub fn write_xqf(game: &Game, version: crate::xqf::XqfVersion) -> Written {
-    let (played, cut) = playable(game);
+    let (mut played, cut) = playable(game);
+    played.move_comments_after_moves();
     let mut dropped = crate::xqf::xqf_losses(&played);
     dropped.extend(cut);
     say_glyphs(std::slice::from_ref(game), "XQF", &mut dropped);
@@ -709,9 +710,12 @@ pub fn write_xqf(game: &Game, version: crate::xqf::XqfVersion) -> Written {
 /// Writes games as DhtmlXQ records (one after the other; cut before moves that do not replay).
 pub fn write_dhtmlxq(games: &[Game]) -> Written {
     let mut dropped = Vec::new();
+    let mut befores = 0;
     let mut text = String::new();
     for (g, game) in games.iter().enumerate() {
-        let (game, cut) = playable(game);
+        let (mut game, cut) = playable(game);
+        game.move_comments_after_moves();
+        befores += crate::game::count_nodes(&game.moves, &|n| n.before().is_some());
         text.push_str(&crate::dhtmlxq::write_dhtmlxq(&game));
         dropped.extend(crate::dhtmlxq::dhtmlxq_tag_losses(&game));
         // (What is said of one game is numbered, as every writer numbers it.)
@@ -719,16 +723,10 @@ pub fn write_dhtmlxq(games: &[Game]) -> Written {
         dropped.extend(crate::dhtmlxq::dhtmlxq_start_loss(&game).map(number));
         dropped.extend(cut.map(number));
     }
-    let before = games.iter().any(|g| {
-        fn any(line: &[Node]) -> bool {
-            line.iter()
-                .any(|n| n.before().is_some() || n.variations.iter().any(|v| any(v)))
-        }
-        any(&g.moves)
-    });
-    if before {
-        dropped
-            .push("comments written before a move (DhtmlXQ holds comments after moves)".to_owned());
+    if befores > 0 {
+        dropped.push(format!(
+            "{befores} comment(s) written before a variation's first move (DhtmlXQ holds comments after moves)"
+        ));
     }
     say_glyphs(games, "DhtmlXQ", &mut dropped);
     Written {
@@ -843,6 +841,39 @@ mod tests {
             "{:?}",
             written.dropped
         );
+    }
+
+    /// XQF and DhtmlXQ hold comments after moves only: a comment written after a variation
+    /// (before the line's next move) becomes the end of the comment of the move before it, one
+    /// before the game's first move the end of the game's comment; only one before a
+    /// variation's first move has no such place, and is said.
+    #[test]
+    fn comments_before_moves_go_after_the_move_before_them() {
+        let text = "{opening} 1. h2e2 {centre} (1. b2e2 {a} (1. b0c2) {b} 1... h9g7) \
+                    {after} 1... h9g7 ({why} 1... b9c7) *\n";
+        let mut game = crate::pgn::PgnReader::new(text).next().unwrap().unwrap();
+        resolve_all(&mut game);
+        let check = |read: &Game, said: &[String]| {
+            assert_eq!(read.moves[0].comment.as_deref(), Some("centre\nafter"));
+            let first = &read.moves[0].variations[0];
+            assert_eq!(first[0].comment.as_deref(), Some("a\nb"));
+            assert_eq!(first[1].before(), None);
+            assert!(read.moves[1].before().is_none());
+            assert!(
+                said.iter()
+                    .any(|d| d.starts_with("1 comment(s) written before a variation's first")),
+                "{said:?}"
+            );
+        };
+        let xqf = write_xqf(&game, crate::xqf::XqfVersion::Encrypted);
+        let read = crate::xqf::read_xqf(&xqf.bytes).unwrap();
+        check(&read, &xqf.dropped);
+        assert_eq!(read.comment.as_deref(), Some("opening"));
+        let ubb = write_dhtmlxq(std::slice::from_ref(&game));
+        let read = crate::dhtmlxq::read_dhtmlxq(std::str::from_utf8(&ubb.bytes).unwrap())
+            .remove(0)
+            .unwrap();
+        check(&read, &ubb.dropped);
     }
 
     /// Annotation glyphs are kept with their moves, in the order written: marks on a move or

@@ -402,7 +402,8 @@ pub enum XqfVersion {
 
 /// Writes `game` as XQF (the start position must be valid and the moves replayed: every node
 /// needs its coordinates). Tags without an XQF field and the comments written before a move are
-/// dropped; see [`xqf_losses`].
+/// dropped (the writer first moves those it can after the move before them:
+/// [`Game::move_comments_after_moves`]); see [`xqf_losses`].
 pub(crate) fn write_xqf(game: &Game, version: XqfVersion) -> Vec<u8> {
     let mut out = vec![0u8; HEADER];
     out[0] = b'X';
@@ -679,7 +680,7 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
     let n = crate::game::count_nodes(&game.moves, &|n| n.before().is_some());
     if n > 0 {
         lost.push(format!(
-            "{n} comment(s) written before a move (XQF holds comments after moves)"
+            "{n} comment(s) written before a variation's first move (XQF holds comments after moves)"
         ));
     }
     lost
