@@ -811,10 +811,10 @@ impl<'a> PgnReader<'a> {
     }
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
-        // The line being built, and the lines of enclosing variations. The main line grows in
-        // this thread's scratch vector and is copied out once at its length (no reallocation
-        // chain per game).
-        let mut stack: Vec<Vec<Node>> = vec![MAIN_LINE.take()];
+        // The line being built, and the lines of enclosing variations. The main line starts
+        // with room for half as many moves again as this thread's last game had (no chain of
+        // reallocations per game, nor a copy at the end).
+        let mut stack: Vec<Vec<Node>> = vec![Vec::with_capacity(MAIN_LINE_ROOM.get())];
         let mut pending: Option<String> = None;
         // Where each open variation's ( stands: byte and line.
         let mut opened: Vec<(usize, u32)> = Vec::new();
@@ -1072,13 +1072,11 @@ impl<'a> PgnReader<'a> {
         }
         let mut main = stack.pop().unwrap_or_default();
         settle_pending(&mut main, &mut pending);
-        // Copied out at its length; the scratch keeps its room (what mem::take would not).
-        let mut moves = Vec::with_capacity(main.len());
-        moves.append(&mut main);
-        game.moves = moves;
-        if main.capacity() <= MAIN_LINE_KEPT {
-            MAIN_LINE.set(main);
-        }
+        MAIN_LINE_ROOM.set((main.len() + main.len() / 2).clamp(MAIN_LINE_LEAST, MAIN_LINE_MOST));
+        // The room left over given back (in place, by allocators that shrink a block so, when
+        // at least half of it is used, as the guess above mostly makes it).
+        main.shrink_to_fit();
+        game.moves = main;
         if let Some(comment) = pending {
             append_comment(&mut game.comment, comment);
         }
@@ -1590,12 +1588,13 @@ impl<'a> PgnReader<'a> {
 const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
 
 thread_local! {
-    /// Where each thread builds a game's main line (empty between games, its capacity kept).
-    static MAIN_LINE: std::cell::Cell<Vec<Node>> = const { std::cell::Cell::new(Vec::new()) };
+    /// How many moves the next game's main line starts with room for, on each thread.
+    static MAIN_LINE_ROOM: std::cell::Cell<usize> = const { std::cell::Cell::new(MAIN_LINE_LEAST) };
 }
 
-/// The most moves [`MAIN_LINE`] keeps room for between games.
-const MAIN_LINE_KEPT: usize = 4096;
+/// The least and the most room a main line starts with ([`MAIN_LINE_ROOM`]).
+const MAIN_LINE_LEAST: usize = 64;
+const MAIN_LINE_MOST: usize = 1024;
 
 /// The value of a tag from `body`, what follows its opening quote: up to the closing quote,
 /// backslash escapes undone, trimmed; and where the value ends (past its closing quote), if it
