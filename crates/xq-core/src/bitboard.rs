@@ -8,6 +8,22 @@ use crate::{Rank, Square};
 #[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Bitboard(pub u128);
 
+/// The bit of `sq`, looked up: a shift of a 128-bit number by a variable count takes half a
+/// dozen instructions on x86-64, a look-up one load.
+#[inline(always)]
+const fn bit(sq: Square) -> u128 {
+    const BITS: [u128; 90] = {
+        let mut bits = [0; 90];
+        let mut i = 0;
+        while i < 90 {
+            bits[i] = 1 << i;
+            i += 1;
+        }
+        bits
+    };
+    BITS[sq.index()]
+}
+
 impl Bitboard {
     /// No points.
     pub const EMPTY: Bitboard = Bitboard(0);
@@ -17,7 +33,7 @@ impl Bitboard {
     /// The set holding only `sq`.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        Bitboard(bit(sq))
     }
 
     /// All points of `rank`.
@@ -51,7 +67,7 @@ impl Bitboard {
     /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
-        self.0 & (1u128 << sq.index()) != 0
+        self.0 & bit(sq) != 0
     }
 
     /// Whether the set is empty.
@@ -101,33 +117,33 @@ impl Bitboard {
     /// Adds `sq`.
     #[inline]
     pub fn add(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.index();
+        self.0 |= bit(sq);
     }
 
     /// Removes `sq`.
     #[inline]
     pub fn discard(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 &= !bit(sq);
     }
 
     /// Toggles `sq`.
     #[inline]
     pub fn toggle(&mut self, sq: Square) {
-        self.0 ^= 1u128 << sq.index();
+        self.0 ^= bit(sq);
     }
 
     /// Returns the set with `sq` added.
     #[inline]
     #[must_use]
     pub const fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << sq.index())
+        Bitboard(self.0 | bit(sq))
     }
 
     /// Returns the set with `sq` removed.
     #[inline]
     #[must_use]
     pub const fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << sq.index()))
+        Bitboard(self.0 & !bit(sq))
     }
 }
 

@@ -1854,6 +1854,9 @@ fn token_len(bytes: &[u8]) -> usize {
                 break;
             }
             pos += 1;
+        } else if matches!(b, 0xE4..=0xE9) {
+            // A Chinese character (U+4E00–U+9FFF: the moves' words): no space is one.
+            pos += 3;
         } else {
             if may_start_space(b) && unicode_space_len(&bytes[pos..]) > 0 {
                 break;
@@ -2011,7 +2014,12 @@ pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
         return Some(token);
     }
     let rest = &token[digits..];
-    let stripped = rest.trim_start_matches(['.', '．', '…', '、']);
+    // ASCII dots first, by their bytes (as nearly every record writes them), then the others.
+    let dots = rest.bytes().take_while(|&b| b == b'.').count();
+    let mut stripped = &rest[dots..];
+    if stripped.as_bytes().first().is_some_and(|&b| b >= 0x80) {
+        stripped = stripped.trim_start_matches(['.', '．', '…', '、']);
+    }
     if stripped.len() == rest.len() {
         // Digits not followed by a dot: a move such as 3+.4 (WXF) or a coordinate.
         return Some(token);
