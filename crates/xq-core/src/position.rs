@@ -133,7 +133,12 @@ struct Safety {
 impl Position {
     /// The standard starting position, Red to move.
     pub fn new() -> Position {
-        Position::from_setup_unchecked(Setup::start())
+        // Worked out once (placing the pieces and hashing them took two thousand instructions,
+        // for every game replayed), then copied.
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| Position::from_setup_unchecked(Setup::start()))
+            .clone()
     }
 
     /// Validates a setup into a position.

@@ -784,26 +784,41 @@ impl PairTable {
     /// (Not inlined: a function of its own keeps the loop's state in registers.)
     #[inline(never)]
     fn decode(&self, src: &[u8]) -> Option<String> {
-        // At most three bytes of UTF-8 for two of the source, and four written at a time.
-        let mut out = vec![0; src.len() / 2 * 3 + src.len() % 2 + 4];
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        // At most three bytes of UTF-8 for two of the source, and eight written at a time.
+        let mut out = vec![0; src.len() / 2 * 3 + src.len() % 2 + 8];
         let (mut at, mut len) = (0, 0);
-        loop {
+        while at < src.len() {
+            // ASCII eight bytes at a time: copied whole, kept up to the first that is not.
+            while let Some(chunk) = src.get(at..at + 8) {
+                let mut word = [0; 8];
+                word.copy_from_slice(chunk);
+                out[len..len + 8].copy_from_slice(&word);
+                let ascii = (u64::from_le_bytes(word) & HIGH).trailing_zeros() as usize / 8;
+                len += ascii;
+                at += ascii;
+                if ascii < 8 {
+                    break;
+                }
+            }
+            // (The last bytes, fewer than eight, one by one.)
             while let Some(&b) = src.get(at).filter(|b| b.is_ascii()) {
                 out[len] = b;
                 len += 1;
                 at += 1;
             }
-            let Some(&lead) = src.get(at) else {
-                break;
-            };
-            let entry = self.entry(lead, *src.get(at + 1)?);
-            if entry == Self::NOT_ONE {
-                return None;
+            // Then the codes that follow one another.
+            while let Some(&lead) = src.get(at).filter(|b| !b.is_ascii()) {
+                let entry = self.entry(lead, *src.get(at + 1)?);
+                if entry == Self::NOT_ONE {
+                    return None;
+                }
+                // Four bytes written, the count among them; the count's byte is written over
+                // next.
+                out[len..len + 4].copy_from_slice(&entry.to_le_bytes());
+                len += (entry >> 24) as usize;
+                at += 2;
             }
-            // Four bytes written, the count among them; the count's byte is written over next.
-            out[len..len + 4].copy_from_slice(&entry.to_le_bytes());
-            len += (entry >> 24) as usize;
-            at += 2;
         }
         // (The bytes are UTF-8 by making: checked by simdutf8, several times faster than the
         // standard library on Chinese text, then copied at their length.)

@@ -127,16 +127,14 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
     };
     let head = text.trim_start_matches('\u{feff}').trim_start();
     let tag_at = first_tag_line(text);
-    // Where the first DhtmlXQ field's value starts (`[DhtmlXQ]` alone, or a PGN tag named
-    // `DhtmlXQ_ver`, is no field).
-    let field_at = dhtmlxq::field_spans(text)
-        .next()
-        .map(|(_, value)| value.start);
+    // Whether the text holds a DhtmlXQ field (`[DhtmlXQ]` alone, or a PGN tag named
+    // `DhtmlXQ_ver`, is none): looked for only where it tells (a whole pass over the text).
+    let has_field = || dhtmlxq::field_spans(text).next().is_some();
     // Markup: a CBF document; else, without PGN tags and named as a page or not named, a page
     // that may hold DhtmlXQ records (one without any holds no game, never a move list of its
     // words). A file named otherwise goes on to be told by its content and name.
     if head.starts_with('<') {
-        if field_at.is_none() && head.contains("<ChineseChessRecord") {
+        if !has_field() && head.contains("<ChineseChessRecord") {
             return Format::Cbf;
         }
         if tag_at.is_none() && matches!(by_extension, None | Some(Format::Dhtmlxq)) {
@@ -148,14 +146,16 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
     if starts_like_json(head) && !(by_extension == Some(Format::Pgn) && tag_at.is_some()) {
         return Format::Json;
     }
-    match (tag_at, field_at) {
+    match tag_at {
         // Both: PGN games and DhtmlXQ records in one file (forum pages pasted together), read
         // by the PGN reader, which reads each DhtmlXQ record it meets as one; a file named as a
         // DhtmlXQ page is one.
-        (Some(_), Some(_)) if by_extension == Some(Format::Dhtmlxq) => return Format::Dhtmlxq,
-        (Some(_), _) => return Format::Pgn,
-        (None, Some(_)) => return Format::Dhtmlxq,
-        (None, None) => {}
+        Some(_) if by_extension == Some(Format::Dhtmlxq) && has_field() => {
+            return Format::Dhtmlxq;
+        }
+        Some(_) => return Format::Pgn,
+        None if has_field() => return Format::Dhtmlxq,
+        None => {}
     }
     if by_extension == Some(Format::Pgn) {
         return Format::Pgn;
