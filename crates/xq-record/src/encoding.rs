@@ -784,9 +784,34 @@ impl PairTable {
     /// (Not inlined: a function of its own keeps the loop's state in registers.)
     #[inline(never)]
     fn decode(&self, src: &[u8]) -> Option<String> {
-        const HIGH: u64 = 0x8080_8080_8080_8080;
+        thread_local! {
+            /// The bytes each thread decodes into, kept between calls up to [`KEPT`] bytes.
+            static OUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        const KEPT: usize = 1 << 20;
         // At most three bytes of UTF-8 for two of the source, and eight written at a time.
-        let mut out = vec![0; src.len() / 2 * 3 + src.len() % 2 + 8];
+        let need = src.len() / 2 * 3 + src.len() % 2 + 8;
+        let mut out = OUT.take();
+        if out.len() < need {
+            out.resize(need, 0);
+        }
+        // (The bytes are UTF-8 by making: checked by simdutf8, several times faster than the
+        // standard library on Chinese text, then copied at their length.)
+        let text = self
+            .decode_into(src, &mut out)
+            .and_then(|len| simdutf8::basic::from_utf8(&out[..len]).ok())
+            .map(str::to_owned);
+        if out.len() <= KEPT {
+            OUT.set(out);
+        }
+        text
+    }
+
+    /// Decodes `src` into `out` (long enough: see [`PairTable::decode`]), as that says; the
+    /// length of the UTF-8 written.
+    #[inline(always)]
+    fn decode_into(&self, src: &[u8], out: &mut [u8]) -> Option<usize> {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
         let (mut at, mut len) = (0, 0);
         while at < src.len() {
             // ASCII eight bytes at a time: copied whole, kept up to the first that is not.
@@ -820,11 +845,7 @@ impl PairTable {
                 at += 2;
             }
         }
-        // (The bytes are UTF-8 by making: checked by simdutf8, several times faster than the
-        // standard library on Chinese text, then copied at their length.)
-        simdutf8::basic::from_utf8(&out[..len])
-            .ok()
-            .map(str::to_owned)
+        Some(len)
     }
 }
 

@@ -813,7 +813,7 @@ impl<'a> PgnReader<'a> {
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
         // The line being built, and the lines of enclosing variations. The main line starts
         // with room for half as many moves again as this thread's last game had (no chain of
-        // reallocations per game, nor a copy at the end).
+        // reallocations per game, nor a copy at the end, mostly).
         let mut stack: Vec<Vec<Node>> = vec![Vec::with_capacity(MAIN_LINE_ROOM.get())];
         let mut pending: Option<String> = None;
         // Where each open variation's ( stands: byte and line.
@@ -1073,9 +1073,11 @@ impl<'a> PgnReader<'a> {
         let mut main = stack.pop().unwrap_or_default();
         settle_pending(&mut main, &mut pending);
         MAIN_LINE_ROOM.set((main.len() + main.len() / 2).clamp(MAIN_LINE_LEAST, MAIN_LINE_MOST));
-        // The room left over given back (in place, by allocators that shrink a block so, when
-        // at least half of it is used, as the guess above mostly makes it).
-        main.shrink_to_fit();
+        // Room left over is kept up to as much again as the moves take, as a vector grown by
+        // pushing holds; more is given back.
+        if main.len() < main.capacity() / 2 {
+            main.shrink_to_fit();
+        }
         game.moves = main;
         if let Some(comment) = pending {
             append_comment(&mut game.comment, comment);
@@ -1847,21 +1849,41 @@ const LONGEST_OUTCOME_WORD: usize = 24;
 /// [`PgnReader::read_token`] reads one.
 #[inline(always)]
 fn token_len(bytes: &[u8]) -> usize {
+    // How far each byte moves the reading on within a token, by a look-up (this runs for every
+    // byte of every move): 0 where the token ends (an ASCII space or delimiter), 1 for the
+    // rest of ASCII, 3 for a Chinese character (U+4E00–U+9FFF: the moves' words; no space is
+    // one) and for a full-width form (U+FF00–U+FFEF: EF BC–BF; the only space led by EF is
+    // U+FEFF, EF BB BF), [`LOOK`] where the bytes after it tell.
+    const LOOK: u8 = u8::MAX;
+    const STEP: [u8; 256] = {
+        let mut step = [0; 256];
+        let mut b = 0;
+        while b < 256 {
+            step[b] = match b as u8 {
+                c if c < 0x80 && ends_token(c) => 0,
+                0x00..=0x7F => 1,
+                0xE4..=0xE9 => 3,
+                _ => LOOK,
+            };
+            b += 1;
+        }
+        step
+    };
     let mut pos = 0;
     while let Some(&b) = bytes.get(pos) {
-        if b < 0x80 {
-            if ends_token(b) {
-                break;
+        match STEP[usize::from(b)] {
+            0 => break,
+            LOOK => {
+                if b == 0xEF && bytes.get(pos + 1).is_some_and(|&next| next >= 0xBC) {
+                    pos += 3;
+                    continue;
+                }
+                if may_start_space(b) && unicode_space_len(&bytes[pos..]) > 0 {
+                    break;
+                }
+                pos += utf8_len(b);
             }
-            pos += 1;
-        } else if matches!(b, 0xE4..=0xE9) {
-            // A Chinese character (U+4E00–U+9FFF: the moves' words): no space is one.
-            pos += 3;
-        } else {
-            if may_start_space(b) && unicode_space_len(&bytes[pos..]) > 0 {
-                break;
-            }
-            pos += utf8_len(b);
+            step => pos += usize::from(step),
         }
     }
     pos.min(bytes.len())
@@ -2105,7 +2127,7 @@ fn goes_on_after_tag(rest: &str) -> bool {
 /// Whether the ASCII byte `b` ends a movetext token: a space or a delimiter of comments,
 /// variations and tags.
 #[inline(always)]
-fn ends_token(b: u8) -> bool {
+const fn ends_token(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
 }
 
@@ -2345,6 +2367,24 @@ mod tests {
                 0,
                 "{c:?}"
             );
+        }
+    }
+
+    /// A token runs over every character but the spaces (ASCII's as `u8::is_ascii_whitespace`
+    /// has them, Unicode White_Space beyond, and U+FEFF) and the delimiters, whatever its
+    /// bytes: checked for every character, as the token reader's look-up table and its
+    /// shortcuts for Chinese and full-width characters take them.
+    #[test]
+    fn a_token_ends_exactly_at_a_space_or_a_delimiter() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let text = format!("a{c}b");
+            let space = match u8::try_from(c) {
+                Ok(b) if b.is_ascii() => b.is_ascii_whitespace(),
+                _ => c.is_whitespace() || c == '\u{feff}',
+            };
+            let ends = space || "{}();[]".contains(c);
+            let want = if ends { 1 } else { text.len() };
+            assert_eq!(token_len(text.as_bytes()), want, "{c:?}");
         }
     }
 
