@@ -517,6 +517,60 @@ impl<'a> PgnReader<'a> {
     /// the text, and the words after it on its line that are not read (see
     /// [`goes_on_after_tag`]).
     fn read_tag(&mut self) -> Result<(String, String, usize, Option<String>), ReadError> {
+        match self.plain_tag() {
+            Some(tag) => Ok(tag),
+            None => self.read_tag_in_full(),
+        }
+    }
+
+    /// The tag at the reading place (a `[`) if it is written as nearly every record writes one:
+    /// `[Name "value"]` alone on its line but for spaces, a name of ASCII letters, digits and
+    /// `_`, a value without quote, backslash or bracket. Read as [`PgnReader::read_tag_in_full`]
+    /// reads it (a test compares the two), without its searches for what else a tag may be.
+    #[inline]
+    fn plain_tag(&mut self) -> Option<(String, String, usize, Option<String>)> {
+        let start = self.pos;
+        let bytes = self.text.as_bytes().get(start..self.end)?;
+        let name_len = bytes
+            .get(1..)?
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+        let [b' ', b'"', after_quote @ ..] = &bytes[1 + name_len..] else {
+            return None;
+        };
+        if name_len == 0 {
+            return None;
+        }
+        let value_len = after_quote
+            .iter()
+            .position(|&b| matches!(b, b'"' | b'\\' | b']' | b'[' | b'\n' | b'\r'))?;
+        let [b'"', b']', line_rest @ ..] = &after_quote[value_len..] else {
+            return None;
+        };
+        let spaces = line_rest
+            .iter()
+            .position(|&b| !matches!(b, b' ' | b'\t' | b'\r'))?;
+        if line_rest[spaces] != b'\n' {
+            return None;
+        }
+        let name_at = start + 1;
+        let quote = name_at + name_len + 1;
+        let value = &self.text[quote + 1..quote + 1 + value_len];
+        let value_at = quote + 1 + (value.len() - value.trim_start().len());
+        let line_end = quote + 1 + value_len + 2 + spaces;
+        // What reading it in full looks at: up to the line's end.
+        self.look(line_end);
+        self.pos = line_end;
+        Some((
+            self.text[name_at..name_at + name_len].to_owned(),
+            value.trim().to_owned(),
+            value_at,
+            None,
+        ))
+    }
+
+    /// Reads the tag at the reading place (a `[`), however it is written.
+    fn read_tag_in_full(&mut self) -> Result<(String, String, usize, Option<String>), ReadError> {
         let start_line = self.line;
         let name_len = self.tag_name_here().len();
         self.bump(); // '['
@@ -2368,6 +2422,76 @@ mod tests {
                 "{c:?}"
             );
         }
+    }
+
+    /// A tag written the plain way is read at once as reading it in full reads it: the same
+    /// name, value, place of the value, words said, reading place, line and extent looked at;
+    /// anything else is left to the full reading.
+    #[test]
+    fn a_plain_tag_reads_as_the_full_reading_reads_it() {
+        let names = [
+            "Event",
+            "Red_Team2",
+            "X",
+            "",
+            "Red-Elo",
+            "红方",
+            "Event\u{3000}",
+        ];
+        let values = [
+            "",
+            "Cup",
+            " Cup ",
+            "\u{3000}第一轮\u{3000}",
+            "  ",
+            "A \\\"B\\\" C",
+            "Cup [2] final",
+            "a]b",
+            "D:\\棋谱\\",
+            "x\ty",
+            "è",
+        ];
+        let ends = [
+            "]\n",
+            "]  \r\n",
+            "]\t\n",
+            "] x\n",
+            "]",
+            "] [Site \"B\"]\n",
+            "\n",
+            "]\r",
+        ];
+        let mut plain = 0;
+        for name in names {
+            for value in values {
+                for end in ends {
+                    for spaced in [" \"", "\"", "  \""] {
+                        let text = format!("{{c}}\n[{name}{spaced}{value}\"{end}1. h2e2 *\n");
+                        let at = text.find('[').unwrap();
+                        let reader = |text| {
+                            let mut reader = PgnReader::new(text);
+                            reader.pos = at;
+                            reader.line = 2;
+                            reader
+                        };
+                        let (mut quick, mut full) = (reader(&text), reader(&text));
+                        let Some(got) = quick.plain_tag() else {
+                            continue;
+                        };
+                        plain += 1;
+                        let want = full.read_tag_in_full().unwrap();
+                        assert_eq!(got, want, "{text:?}");
+                        assert_eq!(
+                            (quick.pos, quick.line, quick.seen),
+                            (full.pos, full.line, full.seen),
+                            "{text:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // (The plain shape was met: names of ASCII letters, digits, `_`; the usual values.)
+        assert!(plain >= 60, "{plain}");
     }
 
     /// A token runs over every character but the spaces (ASCII's as `u8::is_ascii_whitespace`
