@@ -694,15 +694,31 @@ const SHORT_TOKEN: usize = 15;
 
 /// A token of at most [`SHORT_TOKEN`] bytes as one number: its bytes, then its length in the
 /// top byte (so that tokens ending in NUL bytes stay apart).
+#[inline]
 fn short_key(text: &str) -> Option<u128> {
     let bytes = text.as_bytes();
-    if bytes.len() > SHORT_TOKEN {
-        return None;
-    }
-    let mut key = [0u8; 16];
-    key[..bytes.len()].copy_from_slice(bytes);
-    key[15] = bytes.len() as u8;
-    Some(u128::from_le_bytes(key))
+    let len = bytes.len();
+    // Read as two words that may overlap, the bytes beyond the token shifted out (a copy of a
+    // length known only at run time is a call to memcpy).
+    let word = |at: usize| {
+        let mut word = [0; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
+    let (low, high) = match len {
+        0 => (0, 0),
+        1..=7 => {
+            let mut low = 0;
+            for (i, &b) in bytes.iter().enumerate() {
+                low |= u64::from(b) << (8 * i);
+            }
+            (low, 0)
+        }
+        8 => (word(0), 0),
+        9..=SHORT_TOKEN => (word(0), word(len - 8) >> (8 * (16 - len))),
+        _ => return None,
+    };
+    Some(u128::from(low) | u128::from(high) << 64 | (len as u128) << 120)
 }
 
 /// The most distinct tokens a [`Reader`] remembers; later ones are parsed every time. Real
@@ -895,6 +911,28 @@ mod tests {
                     break;
                 };
                 pos.play_unchecked(m);
+            }
+        }
+    }
+
+    /// A short token's key is its bytes, then its length in the top byte, for every length.
+    #[test]
+    fn a_short_key_is_the_bytes_and_the_length() {
+        let text = "h2e2炮二平五马８进７abc";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let Some(token) = text.get(start..end) else {
+                    continue;
+                };
+                let mut want = [0u8; 16];
+                let key = short_key(token);
+                if token.len() > SHORT_TOKEN {
+                    assert_eq!(key, None);
+                    continue;
+                }
+                want[..token.len()].copy_from_slice(token.as_bytes());
+                want[15] = token.len() as u8;
+                assert_eq!(key, Some(u128::from_le_bytes(want)), "{token:?}");
             }
         }
     }
