@@ -7,8 +7,10 @@
 //! The yardstick: Pikafish's perft(6) of the start position took about 49 s on the 2-core build
 //! machine (110 M nodes/s) when the speed round began, and the xq of then (`f052590`) 1.30x less.
 //! On 2026-11-25 `xq perft --depth 6` took 26.1-26.5 s there (203-207 M nodes/s) against
-//! 33.3-34.1 s for `f052590` in the same runs: about 1.6-1.7x Pikafish by that ratio.
-//! Keep xq at 1.3x Pikafish or better.
+//! 33.3-34.1 s for `f052590` in the same runs: about 1.6-1.7x Pikafish by that ratio. On
+//! 2026-12-02, after a point's bit was looked up instead of shifted, `xq perft --depth 5` took
+//! 1.25-1.47 s against 1.65-1.96 s for `f052590` (alternated runs, a slower day of the machine):
+//! about 1.6-1.8x Pikafish by that ratio. Keep xq at 1.3x Pikafish or better.
 
 use divan::{Bencher, counter::ItemsCount};
 use xq_core::{Position, perft::perft};
