@@ -192,8 +192,9 @@ pub fn detect(bytes: &[u8]) -> Encoding {
     // UTF-16 without a mark: half the bytes of ASCII-heavy text are zero (which is also valid
     // UTF-8, so this comes first; text records have no zero bytes otherwise).
     let sample = &bytes[..bytes.len().min(4096)];
-    // Counted only when there are any: one quick search spares text records two passes.
-    let (zeros_odd, zeros_even) = if sample.contains(&0) {
+    // Counted only when there are any: one quick search (the memchr crate's, vectorised, a
+    // fraction of the standard library's) spares text records two passes.
+    let (zeros_odd, zeros_even) = if memchr::memchr(0, sample).is_some() {
         let count = |skip: usize| {
             sample
                 .iter()
