@@ -251,7 +251,8 @@ fn big5_len(text: &str) -> usize {
     let total: u64 = bytes.iter().map(|&b| BIG5_WEIGHT[usize::from(b)]).sum();
     let mut len = (total & 0xFFFF_FFFF) as usize;
     if total >> 32 != 0 {
-        let bad = bytes.windows(3).filter(|w| w == b"\xEF\xBF\xBD").count();
+        // (BD ends many a Chinese character too: the U+FFFD are counted, by memchr's search.)
+        let bad = memchr::memmem::find_iter(bytes, "\u{fffd}").count();
         if bad > 0 {
             len = len - 2 * bad + bad * double_byte_len('\u{fffd}', Encoding::Big5);
         }
