@@ -1943,7 +1943,17 @@ fn token_len(bytes: &[u8]) -> usize {
     pos.min(bytes.len())
 }
 
+#[inline(always)]
 fn result_token(token: &str) -> Option<&'static str> {
+    // (Told by the first byte first, without a call: most tokens are moves.)
+    if !matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
+        return None;
+    }
+    pgn_result(token)
+}
+
+/// The PGN result a token spells, if any ([`result_token`], for a token that may be one).
+fn pgn_result(token: &str) -> Option<&'static str> {
     Some(match token {
         "1-0" => "1-0",
         "0-1" => "0-1",
@@ -2082,13 +2092,19 @@ fn numbers_red_move_one(token: &str, following: &[u8]) -> bool {
 }
 
 /// Drops a leading move number (`12.`, `12...`, `12．`); `None` if the token is only a number.
-#[inline]
+#[inline(always)]
 pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
-    // Counted by bytes: an ASCII digit is one byte, and no byte of another character is one.
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
+    // (A move, most tokens, told by its first byte, without a call.)
+    if !token.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return Some(token);
     }
+    strip_number(token)
+}
+
+/// [`strip_move_number`] for a token that starts with a digit.
+fn strip_number(token: &str) -> Option<&str> {
+    // Counted by bytes: an ASCII digit is one byte, and no byte of another character is one.
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     let rest = &token[digits..];
     // ASCII dots first, by their bytes (as nearly every record writes them), then the others.
     let dots = rest.bytes().take_while(|&b| b == b'.').count();
