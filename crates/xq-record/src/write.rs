@@ -483,7 +483,8 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
         ));
     }
     for (g, game) in games.iter().enumerate() {
-        let (game, cut) = playable(game);
+        // (Comments before variations' first moves are said with their variations.)
+        let (game, cut, _) = playable_after_moves(game);
         if let Some(cut) = cut {
             // (Numbered in `games`, as every writer numbers what it says of a game.)
             dropped.push(format!("game {}: {cut}", g + 1));
@@ -646,6 +647,31 @@ pub fn playable(game: &Game) -> (Game, Option<String>) {
     (game, said)
 }
 
+/// `game` as a format holding comments after moves only writes it: each comment written
+/// before a move made the end of the comment of the move before it
+/// ([`Game::move_comments_after_moves`]), then the moves that do not replay cut
+/// ([`playable`], and what it says), in that order, so that a comment before a move that does
+/// not replay stays with the move before it; and how many comments are dropped: those before
+/// a variation's first move, which has no move before it in its line (whether or not the
+/// variation replays).
+fn playable_after_moves(game: &Game) -> (Game, Option<String>, usize) {
+    let mut moved = game.clone();
+    moved.move_comments_after_moves();
+    let befores = crate::game::count_nodes(&moved.moves, &|n| n.before().is_some());
+    let (played, cut) = playable(&moved);
+    (played, cut, befores)
+}
+
+/// What a format holding comments after moves only says of the `befores` comments
+/// [`playable_after_moves`] found it cannot hold.
+fn said_befores(befores: usize, format: &str) -> Option<String> {
+    (befores > 0).then(|| {
+        format!(
+            "{befores} comment(s) written before a variation's first move ({format} holds comments after moves)"
+        )
+    })
+}
+
 /// Whether `node`'s move replays on `pos` (`None`: the line's position is lost).
 fn replays(pos: Option<&Position>, node: &Node) -> bool {
     match (pos, node.m) {
@@ -695,9 +721,9 @@ fn said_of(stops: &[(usize, usize)]) -> Option<String> {
 
 /// Writes one game as XQF (cut before moves that do not replay).
 pub fn write_xqf(game: &Game, version: crate::xqf::XqfVersion) -> Written {
-    let (mut played, cut) = playable(game);
-    played.move_comments_after_moves();
+    let (played, cut, befores) = playable_after_moves(game);
     let mut dropped = crate::xqf::xqf_losses(&played);
+    dropped.extend(said_befores(befores, "XQF"));
     dropped.extend(cut);
     say_glyphs(std::slice::from_ref(game), "XQF", &mut dropped);
     let game = played;
@@ -713,9 +739,8 @@ pub fn write_dhtmlxq(games: &[Game]) -> Written {
     let mut befores = 0;
     let mut text = String::new();
     for (g, game) in games.iter().enumerate() {
-        let (mut game, cut) = playable(game);
-        game.move_comments_after_moves();
-        befores += crate::game::count_nodes(&game.moves, &|n| n.before().is_some());
+        let (game, cut, dropped_befores) = playable_after_moves(game);
+        befores += dropped_befores;
         text.push_str(&crate::dhtmlxq::write_dhtmlxq(&game));
         dropped.extend(crate::dhtmlxq::dhtmlxq_tag_losses(&game));
         // (What is said of one game is numbered, as every writer numbers it.)
@@ -723,11 +748,7 @@ pub fn write_dhtmlxq(games: &[Game]) -> Written {
         dropped.extend(crate::dhtmlxq::dhtmlxq_start_loss(&game).map(number));
         dropped.extend(cut.map(number));
     }
-    if befores > 0 {
-        dropped.push(format!(
-            "{befores} comment(s) written before a variation's first move (DhtmlXQ holds comments after moves)"
-        ));
-    }
+    dropped.extend(said_befores(befores, "DhtmlXQ"));
     say_glyphs(games, "DhtmlXQ", &mut dropped);
     Written {
         bytes: text.into_bytes(),
@@ -874,6 +895,53 @@ mod tests {
             .remove(0)
             .unwrap();
         check(&read, &ubb.dropped);
+    }
+
+    /// A comment before a move that does not replay stays with the move before it in every
+    /// format that holds comments after moves only (the move is cut, the comment is not); CSV
+    /// keeps a comment after a variation on the move the variation hangs on; a comment before
+    /// the first move of a variation that does not replay is said as dropped.
+    #[test]
+    fn comments_before_moves_outlive_the_moves_cut() {
+        let read = |text: &str| {
+            let mut game = crate::pgn::PgnReader::new(text).next().unwrap().unwrap();
+            resolve_all(&mut game);
+            game
+        };
+        // i9h9 does not replay (the horse stands on h9).
+        let game = read("1. h2e2 (1. b2e2) {c} 1... i9h9 *\n");
+        let xqf = write_xqf(&game, crate::xqf::XqfVersion::Plain);
+        let back = crate::xqf::read_xqf(&xqf.bytes).unwrap();
+        assert_eq!(back.moves.len(), 1);
+        assert_eq!(back.moves[0].comment.as_deref(), Some("c"));
+        let ubb = write_dhtmlxq(std::slice::from_ref(&game));
+        let back = crate::dhtmlxq::read_dhtmlxq(std::str::from_utf8(&ubb.bytes).unwrap())
+            .remove(0)
+            .unwrap();
+        assert_eq!(back.moves[0].comment.as_deref(), Some("c"));
+        for game in [&game, &read("1. h2e2 (1. b2e2) {c} 1... h9g7 *\n")] {
+            let csv = write_csv(std::slice::from_ref(game));
+            let text = String::from_utf8(csv.bytes).unwrap();
+            assert!(text.lines().nth(1).unwrap().ends_with(",c"), "{text}");
+            assert!(
+                csv.dropped.iter().all(|d| !d.contains("before a move")),
+                "{:?}",
+                csv.dropped
+            );
+        }
+        // A variation that does not replay takes the comment before it with it: said.
+        let game = read("1. h2e2 ({v} 1. e3e5) h9g7 *\n");
+        for dropped in [
+            write_dhtmlxq(std::slice::from_ref(&game)).dropped,
+            write_xqf(&game, crate::xqf::XqfVersion::Plain).dropped,
+        ] {
+            assert!(
+                dropped
+                    .iter()
+                    .any(|d| d.starts_with("1 comment(s) written before a variation's first")),
+                "{dropped:?}"
+            );
+        }
     }
 
     /// Annotation glyphs are kept with their moves, in the order written: marks on a move or

@@ -403,7 +403,7 @@ pub enum XqfVersion {
 /// Writes `game` as XQF (the start position must be valid and the moves replayed: every node
 /// needs its coordinates). Tags without an XQF field and the comments written before a move are
 /// dropped (the writer first moves those it can after the move before them:
-/// [`Game::move_comments_after_moves`]); see [`xqf_losses`].
+/// [`Game::move_comments_after_moves`]); see [`xqf_losses`] and `write::write_xqf`.
 pub(crate) fn write_xqf(game: &Game, version: XqfVersion) -> Vec<u8> {
     let mut out = vec![0u8; HEADER];
     out[0] = b'X';
@@ -675,12 +675,6 @@ pub(crate) fn xqf_losses(game: &Game) -> Vec<String> {
         lost.push(format!(
             "characters GBK (XQF's text) cannot hold, in {} tag(s) or comment(s) (the first {first:?}): written as &#…; references",
             unheld.len()
-        ));
-    }
-    let n = crate::game::count_nodes(&game.moves, &|n| n.before().is_some());
-    if n > 0 {
-        lost.push(format!(
-            "{n} comment(s) written before a variation's first move (XQF holds comments after moves)"
         ));
     }
     lost
