@@ -1127,11 +1127,10 @@ impl<'a> PgnReader<'a> {
         let mut main = stack.pop().unwrap_or_default();
         settle_pending(&mut main, &mut pending);
         MAIN_LINE_ROOM.set((main.len() + main.len() / 2).clamp(MAIN_LINE_LEAST, MAIN_LINE_MOST));
-        // Room left over is kept up to as much again as the moves take, as a vector grown by
-        // pushing holds; more is given back.
-        if main.len() < main.capacity() / 2 {
-            main.shrink_to_fit();
-        }
+        // The room left over given back (games read into memory hold nothing unused; in place
+        // where the allocator can shrink the block, as mimalloc does when at least half of it
+        // is used, as the guess above mostly makes it).
+        main.shrink_to_fit();
         game.moves = main;
         if let Some(comment) = pending {
             append_comment(&mut game.comment, comment);
