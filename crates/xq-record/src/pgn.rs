@@ -866,8 +866,8 @@ impl<'a> PgnReader<'a> {
 
     fn read_movetext(&mut self, game: &mut Game) -> Result<(), ReadError> {
         // The line being built, and the lines of enclosing variations. The main line starts
-        // with room for half as many moves again as this thread's last game had (no chain of
-        // reallocations per game, nor a copy at the end, mostly).
+        // with room for half as many moves again as this thread's last game had (mostly no
+        // chain of reallocations per game, nor a copy at the end).
         let mut stack: Vec<Vec<Node>> = vec![Vec::with_capacity(MAIN_LINE_ROOM.get())];
         let mut pending: Option<String> = None;
         // Where each open variation's ( stands: byte and line.
@@ -1905,8 +1905,9 @@ fn token_len(bytes: &[u8]) -> usize {
     // How far each byte moves the reading on within a token, by a look-up (this runs for every
     // byte of every move): 0 where the token ends (an ASCII space or delimiter), 1 for the
     // rest of ASCII, 3 for a Chinese character (U+4E00–U+9FFF: the moves' words; no space is
-    // one) and for a full-width form (U+FF00–U+FFEF: EF BC–BF; the only space led by EF is
-    // U+FEFF, EF BB BF), [`LOOK`] where the bytes after it tell.
+    // one), [`LOOK`] for the other lead bytes, where the bytes after it tell: EF then BC–BF is
+    // a full-width form (U+FF00–U+FFFF, the digits of moves; the only space led by EF is
+    // U+FEFF, EF BB BF), stepped over at once; the rest are looked at for a space.
     const LOOK: u8 = u8::MAX;
     const STEP: [u8; 256] = {
         let mut step = [0; 256];
