@@ -128,8 +128,9 @@ pub(crate) fn sniff(bytes: &[u8], extension: Option<&str>, text: Option<&str>) -
     let head = text.trim_start_matches('\u{feff}').trim_start();
     let tag_at = first_tag_line(text);
     // Whether the text holds a DhtmlXQ field (`[DhtmlXQ]` alone, or a PGN tag named
-    // `DhtmlXQ_ver`, is none): looked for only where it tells (a whole pass over the text).
-    let has_field = || dhtmlxq::field_spans(text).next().is_some();
+    // `DhtmlXQ_ver`, is none): looked for only where it tells, once (a whole pass over the text).
+    let field = std::cell::OnceCell::new();
+    let has_field = || *field.get_or_init(|| dhtmlxq::field_spans(text).next().is_some());
     // Markup: a CBF document; else, without PGN tags and named as a page or not named, a page
     // that may hold DhtmlXQ records (one without any holds no game, never a move list of its
     // words). A file named otherwise goes on to be told by its content and name.

@@ -623,26 +623,15 @@ fn reads_as_uci(game: &Game, moves: &[String], reader: &mut xq_notation::Reader)
 /// `game` with every line cut before its first move that does not replay (formats that store
 /// coordinates cannot hold such a move, nor what follows it), and what was cut, in words.
 pub fn playable(game: &Game) -> (Game, Option<String>) {
-    fn cut(line: &mut Vec<Node>, mut pos: Option<Position>) {
-        for (i, node) in line.iter_mut().enumerate() {
-            if !replays(pos.as_ref(), node) {
-                line.truncate(i);
-                return;
-            }
-            for v in &mut node.variations {
-                cut(v, pos.clone());
-            }
-            // A variation whose first move does not replay is gone whole (an empty one is no
-            // variation: XQF would write its record and not its move, DhtmlXQ an empty branch).
-            node.variations.retain(|v| !v.is_empty());
-            play(&mut pos, node);
-        }
-    }
-    let said = not_replaying(game);
-    let mut game = game.clone();
+    playable_owned(game.clone())
+}
+
+/// [`playable`] for a game of one's own: cut in place, not copied again.
+fn playable_owned(mut game: Game) -> (Game, Option<String>) {
+    let said = not_replaying(&game);
     if said.is_some() {
         let start = start_position(&game).ok().map(|(p, _)| p);
-        cut(&mut game.moves, start);
+        cut_unplayable(&mut game.moves, start);
     }
     (game, said)
 }
@@ -658,7 +647,7 @@ fn playable_after_moves(game: &Game) -> (Game, Option<String>, usize) {
     let mut moved = game.clone();
     moved.move_comments_after_moves();
     let befores = crate::game::count_nodes(&moved.moves, &|n| n.before().is_some());
-    let (played, cut) = playable(&moved);
+    let (played, cut) = playable_owned(moved);
     (played, cut, befores)
 }
 
@@ -670,6 +659,24 @@ fn said_befores(befores: usize, format: &str) -> Option<String> {
             "{befores} comment(s) written before a variation's first move ({format} holds comments after moves)"
         )
     })
+}
+
+/// Cuts `line` (played from `pos`) before its first move that does not replay, and each of its
+/// variations likewise.
+fn cut_unplayable(line: &mut Vec<Node>, mut pos: Option<Position>) {
+    for (i, node) in line.iter_mut().enumerate() {
+        if !replays(pos.as_ref(), node) {
+            line.truncate(i);
+            return;
+        }
+        for v in &mut node.variations {
+            cut_unplayable(v, pos.clone());
+        }
+        // A variation whose first move does not replay is gone whole (an empty one is no
+        // variation: XQF would write its record and not its move, DhtmlXQ an empty branch).
+        node.variations.retain(|v| !v.is_empty());
+        play(&mut pos, node);
+    }
 }
 
 /// Whether `node`'s move replays on `pos` (`None`: the line's position is lost).
