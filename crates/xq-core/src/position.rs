@@ -41,6 +41,15 @@ pub struct Position {
     hash: u64,
     halfmoves: u32,
     fullmoves: u32,
+    // What the position knows of how it was reached, for the quick legality test of
+    // `check_move` (not part of the position: equal positions may know different things):
+    /// Whether the position was tested, when set up, to keep this type's promise that the side
+    /// not to move is not in check (not a passed position, nor one set up without the test), and
+    /// so keeps it after the (legal) moves played since.
+    sound: bool,
+    /// The move that made this position, if it was made by [`Position::make_move`] (`None` when
+    /// set up or taken back to).
+    last: Option<Move>,
 }
 
 /// What [`Position::make_move`] needs to take a move back.
@@ -174,14 +183,25 @@ impl Position {
         for (sq, piece) in board.pieces() {
             hash ^= zobrist::piece_key(piece, sq);
         }
-        Position {
+        let mut pos = Position {
             board,
             turn,
             kings,
             hash,
             halfmoves,
             fullmoves,
+            sound: false,
+            last: None,
+        };
+        // (Once per position set up: what lets most moves of a game be tested quickly.)
+        let them = turn.other();
+        if pos.board.king_of(Color::Red).is_some()
+            && pos.board.king_of(Color::Black).is_some()
+            && pos.safety(them).checkers.is_empty()
+        {
+            pos.sound = true;
         }
+        pos
     }
 
     /// The setup of this position.
@@ -663,7 +683,7 @@ impl Position {
         if !self.reaches(m, piece.role, us) {
             return Err(IllegalMove::CannotReach);
         }
-        if self.king_safe_after(m, us) {
+        if self.quietly_safe(m) || self.king_safe_after(m, us) {
             Ok(())
         } else if self.kings_face_after(m, us) {
             Err(IllegalMove::KingsFacing)
@@ -763,6 +783,7 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = self.turn.other();
+        self.last = Some(m);
         undo
     }
 
@@ -788,6 +809,8 @@ impl Position {
             self.kings[piece.color] = m.from;
         }
         self.halfmoves = undo.halfmoves;
+        // (The move before is not kept: moves in the position taken back to are tested in full.)
+        self.last = None;
     }
 
     /// The same placement with the other side to move, as if the side to move passed. Used to ask
@@ -798,6 +821,7 @@ impl Position {
         let mut next = self.clone();
         next.turn = next.turn.other();
         next.hash ^= zobrist::BLACK_TO_MOVE;
+        next.sound = false;
         next
     }
 
@@ -1158,6 +1182,27 @@ impl Position {
             }
         }
         (PAWN_ATTACKERS[them.index()][king.index()] & theirs & board.by_role(Role::Pawn)).is_empty()
+    }
+
+    /// Whether the side to move's king is surely safe after its move `m`, told without looking
+    /// at the attackers, when this position was made by the opponent's move from one in which
+    /// that king was not attacked (the type's promise for the side not to move) and neither move
+    /// came near the king (see [`KING_NEAR`]). The opponent's move then did not attack the king:
+    /// it left no point on the king's lines nor a horse's leg beside it, and landed on no point
+    /// of its lines nor where a horse attacks it from. `m` does not either: it leaves no such
+    /// point (so the king stays), and lands on no point of the king's lines (where it could be a
+    /// cannon's screen); a piece it takes only attacked the king less.
+    /// `false` says nothing: the move is tested in full.
+    #[inline]
+    fn quietly_safe(&self, m: Move) -> bool {
+        let (true, Some(last)) = (self.sound, self.last) else {
+            return false;
+        };
+        let near = &KING_NEAR[self.kings[self.turn].index()];
+        !(near.lines_and_legs.contains(m.from)
+            || near.lines.contains(m.to)
+            || near.lines_and_legs.contains(last.from)
+            || near.lines_and_horses.contains(last.to))
     }
 
     /// Whether after `m` the two kings would face each other on an open file.
@@ -1592,6 +1637,57 @@ const HORSE_POINTS: [Bitboard; 90] = {
     table
 };
 
+/// Where a piece that leaves or arrives may change whether a king on some point is attacked.
+/// (Advisors and elephants never attack a king; pawns do from beside it and in front.)
+struct KingNear {
+    /// The king's rank and file: where rooks, cannons, their screens, the other king and pawns
+    /// attack from.
+    lines: Bitboard,
+    /// Those, and the legs of the horses that could jump onto the king (a piece that leaves one
+    /// may uncover a horse).
+    lines_and_legs: Bitboard,
+    /// The lines, and the points of those horses (where a horse that lands attacks the king).
+    lines_and_horses: Bitboard,
+}
+
+/// [`KingNear`] for each point.
+const KING_NEAR: [KingNear; 90] = {
+    let mut table = [const {
+        KingNear {
+            lines: Bitboard::EMPTY,
+            lines_and_legs: Bitboard::EMPTY,
+            lines_and_horses: Bitboard::EMPTY,
+        }
+    }; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        let mut lines = 0u128;
+        let mut k = 0;
+        while k < 10 {
+            lines |= 1u128 << (k * 9 + f);
+            if k < 9 {
+                lines |= 1u128 << (r * 9 + k);
+            }
+            k += 1;
+        }
+        let mut legs = 0u128;
+        let steps = &HORSE_ATTACKERS[s];
+        let mut i = 0;
+        while i < steps.len as usize {
+            legs |= 1u128 << steps.via[i];
+            i += 1;
+        }
+        table[s] = KingNear {
+            lines: Bitboard(lines),
+            lines_and_legs: Bitboard(lines | legs),
+            lines_and_horses: Bitboard(lines | HORSE_POINTS[s].0),
+        };
+        s += 1;
+    }
+    table
+};
+
 /// The points of each file.
 const FILES: [Bitboard; 9] = {
     let mut files = [Bitboard::EMPTY; 9];
@@ -1873,5 +1969,91 @@ mod tests {
             }
         }
         assert!(tested > 1_000_000, "{tested}");
+    }
+
+    /// The quick legality test agrees with the full one for every move the pieces' own rules
+    /// allow, in the positions of random games (where checks, uncovered lines and horses near
+    /// the kings come often), and answers for many moves (about a third).
+    #[test]
+    fn the_quick_legality_test_agrees_with_the_full_one() {
+        let mut seed = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
+        let (mut tested, mut quick) = (0, 0);
+        for _ in 0..40 {
+            let mut pos = Position::new();
+            for _ in 0..150 {
+                let mut full = pos.clone();
+                full.sound = false;
+                let us = pos.turn;
+                pos.gen_pseudo(us, Bitboard::FULL, &mut |from, to| {
+                    let m = Move::new(from, to);
+                    assert_eq!(pos.check_move(m), full.check_move(m), "{m} in {pos:?}");
+                    tested += 1;
+                    quick += usize::from(pos.quietly_safe(m));
+                });
+                let Some(m) = seed.pick(&pos.legal_moves()) else {
+                    break;
+                };
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(tested > 100_000, "{tested}");
+        assert!(quick * 4 > tested, "{quick} of {tested}");
+    }
+
+    /// `black`'s move played in `fen` (Black to move), then whether Red's `red` is legal.
+    fn after_black(fen: &str, black: &str, red: &str) -> Result<(), IllegalMove> {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let m = Move::from_ascii(black.as_bytes()).unwrap();
+        assert_eq!(pos.check_move(m), Ok(()), "{black}");
+        pos.play_unchecked(m);
+        pos.check_move(Move::from_ascii(red.as_bytes()).unwrap())
+    }
+
+    /// Each part of a king's surroundings is looked at by the quick test: a leg the opponent's
+    /// move uncovers, a horse point it lands on, a line a move lands on (a cannon's screen), a
+    /// leg the mover's own move uncovers. Each far move after them is tested in full.
+    #[test]
+    fn a_move_near_the_king_is_tested_in_full() {
+        // The rook leaves the leg f1 of the horse on g1.
+        let uncovered = "3k5/9/9/9/9/9/P8/9/5rn2/4K4 b - - 0 1";
+        assert_eq!(
+            after_black(uncovered, "f1f5", "a3a4"),
+            Err(IllegalMove::KingInCheck)
+        );
+        // The horse jumps to g1, attacking e0 over the empty leg f1.
+        let jumps = "3k5/9/9/9/9/9/P6n1/9/9/4K4 b - - 0 1";
+        assert_eq!(
+            after_black(jumps, "h3g1", "a3a4"),
+            Err(IllegalMove::KingInCheck)
+        );
+        assert_eq!(after_black(jumps, "h3i1", "a3a4"), Ok(()));
+        // The rook lands on the cannon's file: its screen.
+        let screen = "3k5/9/9/9/4c4/9/9/R8/9/4K4 b - - 0 1";
+        assert_eq!(
+            after_black(screen, "d9d8", "a2e2"),
+            Err(IllegalMove::KingInCheck)
+        );
+        assert_eq!(after_black(screen, "d9d8", "a2b2"), Ok(()));
+        // The rook leaves the leg f1 of the horse on g1 itself.
+        let shield = "3k5/9/9/9/9/9/9/9/5Rn2/4K4 b - - 0 1";
+        assert_eq!(
+            after_black(shield, "d9d8", "f1f5"),
+            Err(IllegalMove::KingInCheck)
+        );
+    }
+
+    /// A passed position may have the side not to move in check: the moves after it are tested
+    /// in full.
+    #[test]
+    fn after_a_pass_moves_are_tested_in_full() {
+        // Red, to move, is in check from the rook on e5 and passes; after Black's move far away
+        // Red is in check still.
+        let pos = Position::from_fen("3k5/9/9/9/4r4/9/P8/9/9/4K4 w - - 0 1").unwrap();
+        let mut passed = pos.passed();
+        passed.play_unchecked(Move::from_ascii(b"d9d8").unwrap());
+        assert_eq!(
+            passed.check_move(Move::from_ascii(b"a3a4").unwrap()),
+            Err(IllegalMove::KingInCheck)
+        );
     }
 }
