@@ -283,6 +283,30 @@ fn encodings_are_told_or_forced() {
     let run = validate_jsonl(&["fixtures/records/ours/variations-traditional-gbk.pgn"]);
     assert_eq!(jsonl(&run)[0]["encoding"], "gbk");
     assert_eq!(jsonl(&run)[0]["ok"], true);
+    // A GBK file whose first 64 KiB (the head its encoding is told from) are ASCII: the games
+    // after its first Chinese text are said to be GBK, in a file read at once (as are the ASCII
+    // ones before) or streamed in pieces (above 4 MiB: those before are UTF-8 as reported).
+    let ascii = format!(
+        "[Event \"e\"]\n\n1. h2e2 {{{}}} h9g7 *\n\n",
+        "a comment ".repeat(200)
+    );
+    for count in [40, 2_200] {
+        let mut bytes = ascii.repeat(count).into_bytes();
+        let gbk = std::fs::read("fixtures/records/ours/variations-traditional-gbk.pgn").unwrap();
+        bytes.extend(&gbk);
+        let path = tmp.path().join("ascii-head-gbk.pgn");
+        std::fs::write(&path, &bytes).unwrap();
+        let run = validate_jsonl(&[path.to_str().unwrap()]);
+        let rows = jsonl(&run);
+        assert_eq!(rows.len(), count + 1);
+        let first = if count < 100 { "gbk" } else { "utf-8" };
+        assert_eq!(rows[0]["encoding"], first);
+        let last = &rows[count];
+        assert_eq!(
+            (&last["encoding"], &last["ok"]),
+            (&"gbk".into(), &true.into())
+        );
+    }
 }
 
 /// A file above the streaming threshold is read in chunks and its games replayed in parallel

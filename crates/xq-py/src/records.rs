@@ -310,8 +310,9 @@ impl GameChunks {
                     });
                 }
             };
-            let (format, encoding) = (stream.format(), stream.encoding());
             let group: Vec<_> = stream.by_ref().take(CHUNK_GAMES).collect();
+            // (The encoding as told once the group is read: see `GameStream::encoding`.)
+            let (format, encoding) = (stream.format(), stream.encoding());
             if group.is_empty() {
                 *guard = None;
                 return None;

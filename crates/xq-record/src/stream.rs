@@ -98,9 +98,16 @@ impl<'r> GameStream<'r> {
         self.format
     }
 
-    /// The text encoding, for text formats.
+    /// The text encoding, for text formats, as told so far: a PGN file whose head is ASCII is
+    /// told by its first bytes that are not, further on (the games before them are ASCII, which
+    /// reads the same in every encoding), and a UTF-8 file with lines in GBK or Big5 further on
+    /// is in that encoding from them on (as it is when read whole), so that this may change as
+    /// games are read.
     pub fn encoding(&self) -> Option<Encoding> {
-        self.encoding
+        match &self.inner {
+            Inner::Pgn(chunks) => Some(chunks.decoder.told()),
+            Inner::Loaded(_) => self.encoding,
+        }
     }
 
     /// Records of the file that are not games (a library's section titles), in words.
@@ -1268,6 +1275,38 @@ mod tests {
                 .unwrap()
                 .collect();
             assert_eq!(names(streamed), whole, "{limits:?}");
+        }
+    }
+
+    /// A file whose head is ASCII has its encoding told by the first bytes that are not, further
+    /// on: the stream says so once it has read them (as validate reports it for the games read
+    /// after them), for every size of head and piece.
+    #[test]
+    fn an_encoding_told_after_an_ascii_head_is_the_streams() {
+        let gbk = |t: &str| encoding::encode(t, Encoding::Gbk).into_owned();
+        let mut bytes = pgn(40).into_bytes();
+        bytes.extend(gbk(
+            "[Event \"全国象棋个人赛\"]\n\n1. 炮二平五 马８进７ *\n\n",
+        ));
+        let options = ReadOptions {
+            format: Some(Format::Pgn),
+            ..ReadOptions::default()
+        };
+        for (head, chunk, max_line) in [(16, 9, 3), (200, 64, 17), (1000, 333, 40)] {
+            let limits = Limits {
+                head,
+                chunk,
+                max_line,
+                ..Limits::default()
+            };
+            let mut stream =
+                GameStream::with_limits(&bytes[..], Some("pgn"), options, limits).unwrap();
+            assert!(matches!(stream.inner, Inner::Pgn(_)), "streamed");
+            assert_eq!(stream.encoding(), Some(Encoding::Utf8), "{limits:?}");
+            let games: Vec<_> = stream.by_ref().collect();
+            let last = games.last().unwrap().as_ref().unwrap();
+            assert_eq!(last.tag("Event"), Some("全国象棋个人赛"), "{limits:?}");
+            assert_eq!(stream.encoding(), Some(Encoding::Gbk), "{limits:?}");
         }
     }
 

@@ -573,7 +573,7 @@ impl DatasetRun<'_> {
                 };
             }
         };
-        let games = pipeline::for_each_group(&mut stream, readers, pool, keep, |games| {
+        let games = pipeline::for_each_group(&mut stream, readers, pool, keep, |games, _| {
             self.games(&input.display, &games, out)?;
             let encoded: Vec<Encoding> = pool.install(|| {
                 games

@@ -22,7 +22,7 @@ use std::{
 };
 
 use xq_notation::{Reader, ReaderPool};
-use xq_record::{Game, GameStream, ReadError, stream::PieceRead};
+use xq_record::{Encoding, Game, GameStream, ReadError, stream::PieceRead};
 
 use super::inputs::Input;
 use crate::CliError;
@@ -370,8 +370,9 @@ pub(crate) fn for_each_file<T: Send>(
 }
 
 /// Replays the games of a (large) file's stream on `pool`, each game with `replay` (given its
-/// index, the game as read and a notation reader), and hands them to `sink` in groups, in order.
-/// Returns the number of games.
+/// index, the game as read and a notation reader), and hands them to `sink` in groups, in order,
+/// each with the file's encoding as told when the group was read (a PGN file whose head is ASCII
+/// is told by the first bytes that are not, further on). Returns the number of games.
 ///
 /// A PGN stream is cut into pieces on the calling thread, and each piece is decoded and read on
 /// the pool ([`xq_record::stream::Piece`]); the calling thread only takes them back in order
@@ -386,7 +387,7 @@ pub(crate) fn for_each_group<G: Send>(
     readers: &ReaderPool,
     pool: &rayon::ThreadPool,
     replay: impl Fn(usize, Result<Game, ReadError>, &mut Reader) -> G + Sync,
-    mut sink: impl FnMut(Vec<G>) -> Result<(), CliError>,
+    mut sink: impl FnMut(Vec<G>, Option<Encoding>) -> Result<(), CliError>,
 ) -> Result<usize, CliError> {
     let replay = &replay;
     // Pieces being read, and groups being replayed, at most.
@@ -394,7 +395,7 @@ pub(crate) fn for_each_group<G: Send>(
     let mut index = 0;
     pool.in_place_scope(|scope| {
         let mut reading: VecDeque<mpsc::Receiver<PieceRead>> = VecDeque::new();
-        let mut replaying: VecDeque<mpsc::Receiver<Vec<G>>> = VecDeque::new();
+        let mut replaying: VecDeque<(Option<Encoding>, mpsc::Receiver<Vec<G>>)> = VecDeque::new();
         let mut cut_all = !stream.is_pieced();
         loop {
             while !cut_all && reading.len() < in_flight {
@@ -438,10 +439,11 @@ pub(crate) fn for_each_group<G: Send>(
                         .collect();
                     let _ = tx.send(games);
                 });
-                replaying.push_back(rx);
+                replaying.push_back((stream.encoding(), rx));
             }
             // Hand on the groups replayed, in order; wait for the oldest when too many are out.
-            while let Some(oldest) = replaying.front() {
+            while let Some((encoding, oldest)) = replaying.front() {
+                let encoding = *encoding;
                 let games = match oldest.try_recv() {
                     Ok(games) => Some(games),
                     Err(mpsc::TryRecvError::Empty) if replaying.len() > in_flight => {
@@ -452,13 +454,13 @@ pub(crate) fn for_each_group<G: Send>(
                 };
                 replaying.pop_front();
                 if let Some(games) = games {
-                    sink(games)?;
+                    sink(games, encoding)?;
                 }
             }
         }
-        for oldest in replaying {
+        for (encoding, oldest) in replaying {
             if let Ok(games) = oldest.recv() {
-                sink(games)?;
+                sink(games, encoding)?;
             }
         }
         Ok(index)

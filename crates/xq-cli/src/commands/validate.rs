@@ -354,16 +354,19 @@ fn check_bytes<G>(
 ) -> Checked<G> {
     let file = std::io::Cursor::new(bytes);
     let extension = input.path.extension().and_then(|e| e.to_str());
-    let stream = match GameStream::from_reader(file, extension, options) {
+    let mut stream = match GameStream::from_reader(file, extension, options) {
         Ok(stream) => stream,
         Err(err) => return Checked::Done(FileResult::not_opened(input, &err)),
     };
-    let (format, encoding, not_games) =
-        (stream.format(), stream.encoding(), stream.not_games().len());
     let games: Vec<G> = stream
+        .by_ref()
         .enumerate()
         .map(|(i, item)| replay(i, item, reader))
         .collect();
+    // (The encoding as told once every game is read: a file whose head is ASCII is told
+    // further on.)
+    let (format, encoding, not_games) =
+        (stream.format(), stream.encoding(), stream.not_games().len());
     if input.may_not_be_a_record() && games.is_empty() {
         return Checked::Done(FileResult::Skipped("no game record in it".to_owned()));
     }
@@ -387,21 +390,27 @@ fn check_large(
         Ok(stream) => stream,
         Err(err) => return report.file(input, FileResult::not_opened(input, &err)),
     };
-    let (format, encoding) = (stream.format(), stream.encoding());
+    let format = stream.format();
     report.current = Some((input.path.clone(), options));
-    let games = pipeline::for_each_group(&mut stream, readers, pool, report_only, |games| {
-        for game in &games {
-            report.game(&input.display, format, encoding, game)?;
-        }
-        bar.set_message(format!("{} games", report.summary.games));
-        Ok(())
-    })?;
+    let games = pipeline::for_each_group(
+        &mut stream,
+        readers,
+        pool,
+        report_only,
+        |games, encoding| {
+            for game in &games {
+                report.game(&input.display, format, encoding, game)?;
+            }
+            bar.set_message(format!("{} games", report.summary.games));
+            Ok(())
+        },
+    )?;
     if games == 0 {
         return report.file(
             input,
             FileResult::Read {
                 format,
-                encoding,
+                encoding: stream.encoding(),
                 games: Vec::new(),
                 not_games: stream.not_games().len(),
             },
