@@ -456,13 +456,6 @@ impl TextDecoder {
         self.encoding
     }
 
-    /// The encoding of the text decoded so far, as one name: the legacy encoding once lines were
-    /// read in it (as telling a whole file's encoding at once gives GBK or Big5 for a file with
-    /// such lines among UTF-8 ones), else the file's.
-    pub(crate) fn told(&self) -> Encoding {
-        self.legacy.unwrap_or(self.encoding)
-    }
-
     /// The encoding a piece ending in `line` (the start of a line too long to hold at once,
     /// cut between two characters) is decoded in, so that the cut falls between two of its
     /// characters: the file's; or, when lines are read each in its own encoding (or the

@@ -100,12 +100,10 @@ impl<'r> GameStream<'r> {
 
     /// The text encoding, for text formats, as told so far: a PGN file whose head is ASCII is
     /// told by its first bytes that are not, further on (the games before them are ASCII, which
-    /// reads the same in every encoding), and a UTF-8 file with lines in GBK or Big5 further on
-    /// is in that encoding from them on (as it is when read whole), so that this may change as
-    /// games are read.
+    /// reads the same in every encoding), so that this may change as games are read.
     pub fn encoding(&self) -> Option<Encoding> {
         match &self.inner {
-            Inner::Pgn(chunks) => Some(chunks.decoder.told()),
+            Inner::Pgn(chunks) => Some(chunks.encoding),
             Inner::Loaded(_) => self.encoding,
         }
     }
@@ -1280,34 +1278,45 @@ mod tests {
 
     /// A file whose head is ASCII has its encoding told by the first bytes that are not, further
     /// on: the stream says so once it has read them (as validate reports it for the games read
-    /// after them), for every size of head and piece.
+    /// after them), for every size of head and piece. A file whose head tells it keeps it, GBK
+    /// lines further on or not (read whole, a UTF-8 file with a byte-order mark is UTF-8 too).
     #[test]
     fn an_encoding_told_after_an_ascii_head_is_the_streams() {
         let gbk = |t: &str| encoding::encode(t, Encoding::Gbk).into_owned();
-        let mut bytes = pgn(40).into_bytes();
-        bytes.extend(gbk(
-            "[Event \"全国象棋个人赛\"]\n\n1. 炮二平五 马８进７ *\n\n",
-        ));
+        let chinese = "[Event \"全国象棋个人赛\"]\n\n1. 炮二平五 马８进７ *\n\n";
+        let ascii = "[Event \"e\"]\n\n1. h2e2 {a comment} h9g7 *\n\n".repeat(40);
+        let ascii_head = [ascii.into_bytes(), gbk(chinese)].concat();
+        let utf8_head = [chinese.repeat(20).into_bytes(), gbk(chinese)].concat();
+        let marked = [b"\xEF\xBB\xBF".to_vec(), utf8_head.clone()].concat();
         let options = ReadOptions {
             format: Some(Format::Pgn),
             ..ReadOptions::default()
         };
-        for (head, chunk, max_line) in [(16, 9, 3), (200, 64, 17), (1000, 333, 40)] {
-            let limits = Limits {
-                head,
-                chunk,
-                max_line,
-                ..Limits::default()
-            };
-            let mut stream =
-                GameStream::with_limits(&bytes[..], Some("pgn"), options, limits).unwrap();
-            assert!(matches!(stream.inner, Inner::Pgn(_)), "streamed");
-            assert_eq!(stream.encoding(), Some(Encoding::Utf8), "{limits:?}");
-            let games: Vec<_> = stream.by_ref().collect();
-            let last = games.last().unwrap().as_ref().unwrap();
-            assert_eq!(last.tag("Event"), Some("全国象棋个人赛"), "{limits:?}");
-            assert_eq!(stream.encoding(), Some(Encoding::Gbk), "{limits:?}");
+        for (bytes, told) in [
+            (&ascii_head, Encoding::Gbk),
+            (&utf8_head, Encoding::Utf8),
+            (&marked, Encoding::Utf8),
+        ] {
+            for (head, chunk, max_line) in [(16, 9, 3), (200, 64, 17), (1000, 333, 40)] {
+                let limits = Limits {
+                    head,
+                    chunk,
+                    max_line,
+                    ..Limits::default()
+                };
+                let mut stream =
+                    GameStream::with_limits(&bytes[..], Some("pgn"), options, limits).unwrap();
+                assert!(matches!(stream.inner, Inner::Pgn(_)), "streamed");
+                assert_eq!(stream.encoding(), Some(Encoding::Utf8), "{limits:?}");
+                let games: Vec<_> = stream.by_ref().collect();
+                let last = games.last().unwrap().as_ref().unwrap();
+                assert_eq!(last.tag("Event"), Some("全国象棋个人赛"), "{limits:?}");
+                assert_eq!(stream.encoding(), Some(told), "{limits:?}");
+            }
         }
+        let whole = |bytes: &[u8]| format::read(bytes, Some("pgn"), options).unwrap().encoding;
+        assert_eq!(whole(&marked), Some(Encoding::Utf8));
+        assert_eq!(whole(&ascii_head), Some(Encoding::Gbk));
     }
 
     /// [`every_way_is_whole`] for `text` in UTF-8 and in GBK, PGN given; `check` looks at the
