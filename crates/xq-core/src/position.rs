@@ -1199,10 +1199,17 @@ impl Position {
             return false;
         };
         let near = &KING_NEAR[self.kings[self.turn].index()];
-        !(near.lines_and_legs.contains(m.from)
+        let quiet = !(near.lines_and_legs.contains(m.from)
             || near.lines.contains(m.to)
             || near.lines_and_legs.contains(last.from)
-            || near.lines_and_horses.contains(last.to))
+            || near.lines_and_horses.contains(last.to));
+        // (Every test run in a debug build checks each quick answer against the full test: a
+        // caller that plays an illegal move and asks about a later one would be caught.)
+        debug_assert!(
+            !quiet || self.king_safe_after(m, self.turn),
+            "{m} after {last} in {self:?}"
+        );
+        quiet
     }
 
     /// Whether after `m` the two kings would face each other on an open file.
