@@ -21,7 +21,8 @@
 use std::fmt;
 
 use crate::{
-    Bitboard, Board, ByColor, Color, Move, MoveList, Piece, PositionError, Role, Setup, Square,
+    Bitboard, Board, ByColor, Color, Move, MoveList, Piece, PositionError, Rank, Role, Setup,
+    Square,
     attacks::{
         ADVISOR_STEPS, ELEPHANT_STEPS, FILE_MASK, HORSE_ATTACKERS, HORSE_STEPS, KING_STEPS,
         PAWN_ATTACKERS, PAWN_STEPS, RANK_MASK, Steps, above, below, between, line_nearest,
@@ -1668,16 +1669,7 @@ const KING_NEAR: [KingNear; 90] = {
     }; 90];
     let mut s = 0;
     while s < 90 {
-        let (f, r) = (s % 9, s / 9);
-        let mut lines = 0u128;
-        let mut k = 0;
-        while k < 10 {
-            lines |= 1u128 << (k * 9 + f);
-            if k < 9 {
-                lines |= 1u128 << (r * 9 + k);
-            }
-            k += 1;
-        }
+        let lines = FILES[s % 9].0 | Bitboard::from_rank(Rank::ALL[s / 9]).0;
         let mut legs = 0u128;
         let steps = &HORSE_ATTACKERS[s];
         let mut i = 0;

@@ -909,6 +909,16 @@ mod tests {
 
     use super::*;
 
+    /// Limits with a small head, piece and longest line, as the tests cut files.
+    fn small_limits(head: usize, chunk: usize, max_line: usize) -> Limits {
+        Limits {
+            head,
+            chunk,
+            max_line,
+            ..Limits::default()
+        }
+    }
+
     fn pgn(n: usize) -> String {
         let mut s = String::new();
         for i in 0..n {
@@ -1263,12 +1273,7 @@ mod tests {
         let whole = names(format::read(&bytes, Some("pgn"), options).unwrap().games);
         assert_eq!(whole.iter().flatten().filter(|n| *n == "叶伟").count(), 40);
         for (head, chunk, max_line) in [(16, 9, 3), (200, 64, 17), (4096, 333, 40)] {
-            let limits = Limits {
-                head,
-                chunk,
-                max_line,
-                ..Limits::default()
-            };
+            let limits = small_limits(head, chunk, max_line);
             let streamed = GameStream::with_limits(&bytes[..], Some("pgn"), options, limits)
                 .unwrap()
                 .collect();
@@ -1298,12 +1303,7 @@ mod tests {
             (&marked, Encoding::Utf8),
         ] {
             for (head, chunk, max_line) in [(16, 9, 3), (200, 64, 17), (1000, 333, 40)] {
-                let limits = Limits {
-                    head,
-                    chunk,
-                    max_line,
-                    ..Limits::default()
-                };
+                let limits = small_limits(head, chunk, max_line);
                 let mut stream =
                     GameStream::with_limits(&bytes[..], Some("pgn"), options, limits).unwrap();
                 assert!(matches!(stream.inner, Inner::Pgn(_)), "streamed");
@@ -1800,12 +1800,7 @@ mod tests {
     ) -> usize {
         let mut kept = 0;
         for &(head, chunk, max_line) in sizes {
-            let limits = Limits {
-                head,
-                chunk,
-                max_line,
-                ..Limits::default()
-            };
+            let limits = small_limits(head, chunk, max_line);
             let streamed: Vec<_> = GameStream::with_limits(bytes, Some("pgn"), options, limits)
                 .unwrap()
                 .collect();
@@ -2039,12 +2034,7 @@ mod tests {
             .unwrap()
             .games;
         for (head, chunk, max_line, read) in [(16, 9, 3, 1), (64, 40, 7, 5), (64, 40, 2, 13)] {
-            let limits = Limits {
-                head,
-                chunk,
-                max_line,
-                ..Limits::default()
-            };
+            let limits = small_limits(head, chunk, max_line);
             let stream = || {
                 GameStream::with_limits(Trickle(bytes, read), Some("pgn"), options, limits).unwrap()
             };
