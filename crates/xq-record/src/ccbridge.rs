@@ -435,7 +435,7 @@ pub fn read_cbf(text: &str) -> Result<Game, ReadError> {
             )
         })?;
         let mut node = Node::coord(m);
-        node.comment = comment;
+        node.set_comment(comment);
         game.moves.push(node);
     }
     Ok(game)

@@ -657,13 +657,13 @@ fn build(
         node.set_written(Some(w.digits.clone()));
         node.source_offset = Some(w.at);
         node.source_line = Some(w.line);
-        node.comment = comment_of(id, step);
+        node.set_comment(comment_of(id, step));
         let leaving = branches.leaving.get(&(id, step));
         if leaving.is_some() {
             branches.taken.borrow_mut().insert((id, step));
         }
         for (child, child_moves) in leaving.into_iter().flatten() {
-            node.variations.push(build(
+            node.add_variation(build(
                 *child,
                 step,
                 child_moves,
@@ -681,7 +681,7 @@ fn build(
 fn offset_moves(line: &mut [Node], base: usize) {
     for node in line {
         node.source_offset = node.source_offset.map(|at| at + base);
-        for v in &mut node.variations {
+        for v in node.variations_mut() {
             offset_moves(v, base);
         }
     }
@@ -778,7 +778,7 @@ pub(crate) fn write_dhtmlxq(game: &Game) -> String {
     while let Some((id, first, line)) = pending.pop() {
         for (i, node) in line.iter().enumerate() {
             let step = first + i;
-            if let Some(c) = &node.comment {
+            if let Some(c) = node.comment() {
                 field(
                     &if id == 0 {
                         format!("comment{step}")
@@ -788,7 +788,7 @@ pub(crate) fn write_dhtmlxq(game: &Game) -> String {
                     c,
                 );
             }
-            for v in &node.variations {
+            for v in node.variations() {
                 let child = next_id;
                 next_id += 1;
                 field(
@@ -877,7 +877,7 @@ mod tests {
         let game = read_dhtmlxq(&text).remove(0).unwrap();
         fn count(line: &[Node]) -> usize {
             line.iter()
-                .map(|n| 1 + n.variations.iter().map(|v| count(v)).sum::<usize>())
+                .map(|n| 1 + n.variations().iter().map(|v| count(v)).sum::<usize>())
                 .sum()
         }
         // The main line's two moves and branches 1 to 82, one move each.
@@ -952,7 +952,7 @@ mod tests {
                     [DhtmlXQ_comment2] kept [/DhtmlXQ_comment2]\n\
                     [DhtmlXQ_comment99]lost[/DhtmlXQ_comment99]\n[/DhtmlXQ]\n";
         let game = read_dhtmlxq(text).remove(0).unwrap();
-        assert_eq!(game.moves[1].comment.as_deref(), Some("kept"));
+        assert_eq!(game.moves[1].comment(), Some("kept"));
         assert_eq!(
             game.unread,
             [
@@ -1012,7 +1012,7 @@ mod tests {
         let many = "[DhtmlXQ_comment1]first[/DhtmlXQ_comment1]".to_owned()
             + &"[DhtmlXQ_comment1]other[/DhtmlXQ_comment1]".repeat(500);
         let game = record(&many);
-        assert_eq!(game.moves[0].comment.as_deref(), Some("first"));
+        assert_eq!(game.moves[0].comment(), Some("first"));
         assert_eq!(
             game.unread,
             [

@@ -6,13 +6,14 @@ use xq_core::Move;
 
 /// One move in a record and what hangs on it.
 ///
-/// A comment before the move, a text that is not a notation and annotation glyphs
-/// ([`Node::before`], [`Node::written`], [`Node::glyphs`]) are rare, so they stand apart, behind
-/// one pointer: a node is 112 bytes
-/// rather than 152, which an archive of games read into memory holds millions of. The move's
-/// text is held in the node (a [`CompactString`]: up to 24 bytes,
-/// any move of any notation, without an allocation; it reads as a `&str` with `as_deref()`, as
-/// a `String` would).
+/// What most moves of most records do not have (a comment after the move, alternative lines, a
+/// comment before it, a text that is not a notation, annotation glyphs: [`Node::comment`],
+/// [`Node::variations`], [`Node::before`], [`Node::written`], [`Node::glyphs`]) stands apart,
+/// behind one pointer that is null when the node has none of them: a node is 64 bytes rather
+/// than 152, which an archive of games read into memory holds millions of, and which reading
+/// moves, copies and drops once per move. The move's text is held in the node (a
+/// [`CompactString`]: up to 24 bytes, any move of any notation, without an allocation; it reads
+/// as a `&str` with `as_deref()`, as a `String` would).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(from = "wire::Node")]
 pub struct Node {
@@ -21,26 +22,35 @@ pub struct Node {
     pub text: Option<CompactString>,
     /// The move as coordinates: given by binary records, or found by replaying the text.
     pub m: Option<Move>,
-    /// The comment after the move.
-    pub comment: Option<String>,
-    /// Alternative lines: each starts with an alternative to this move.
-    pub variations: Vec<Vec<Node>>,
     /// Where the move stands in the source: its line (text records), 1-based.
     pub source_line: Option<u32>,
     /// Where the move's text starts in the source (text records): its byte offset in the file
     /// as stored for games read by [`read`](crate::read) and [`GameStream`](crate::GameStream),
     /// in the text read for games of the text readers called directly.
     pub source_offset: Option<usize>,
-    /// What few nodes have; `None` when both are.
+    /// What few nodes have; `None` when the node has none of it (so that equal nodes compare
+    /// equal however they were made).
     rare: Option<Box<Rare>>,
 }
 
 /// The parts of a [`Node`] that few have.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Rare {
+    comment: Option<String>,
+    variations: Vec<Vec<Node>>,
     before: Option<String>,
     written: Option<String>,
     glyphs: Option<String>,
+}
+
+impl Rare {
+    fn is_empty(&self) -> bool {
+        self.comment.is_none()
+            && self.variations.is_empty()
+            && self.before.is_none()
+            && self.written.is_none()
+            && self.glyphs.is_none()
+    }
 }
 
 impl Node {
@@ -60,6 +70,66 @@ impl Node {
         }
     }
 
+    /// The comment after the move.
+    pub fn comment(&self) -> Option<&str> {
+        self.rare.as_ref()?.comment.as_deref()
+    }
+
+    /// Sets the comment after the move.
+    #[inline]
+    pub fn set_comment(&mut self, comment: Option<String>) {
+        self.change_rare(|rare| rare.comment = comment);
+    }
+
+    /// Takes the comment after the move away.
+    pub fn take_comment(&mut self) -> Option<String> {
+        let mut comment = None;
+        self.change_rare(|rare| comment = rare.comment.take());
+        comment
+    }
+
+    /// Adds `comment` after the comment after the move, on a line of its own.
+    pub(crate) fn append_comment(&mut self, comment: String) {
+        self.change_rare(|rare| append_comment(&mut rare.comment, comment));
+    }
+
+    /// Alternative lines: each starts with an alternative to this move.
+    pub fn variations(&self) -> &[Vec<Node>] {
+        match &self.rare {
+            Some(rare) => &rare.variations,
+            None => &[],
+        }
+    }
+
+    /// The alternative lines, to change their moves (lines are added with
+    /// [`Node::add_variation`], replaced with [`Node::set_variations`]).
+    pub fn variations_mut(&mut self) -> &mut [Vec<Node>] {
+        match &mut self.rare {
+            Some(rare) => &mut rare.variations,
+            None => &mut [],
+        }
+    }
+
+    /// Adds an alternative line after the others.
+    pub fn add_variation(&mut self, line: Vec<Node>) {
+        self.rare
+            .get_or_insert_with(Box::default)
+            .variations
+            .push(line);
+    }
+
+    /// Replaces the alternative lines.
+    pub fn set_variations(&mut self, variations: Vec<Vec<Node>>) {
+        self.change_rare(|rare| rare.variations = variations);
+    }
+
+    /// Takes the alternative lines away.
+    pub fn take_variations(&mut self) -> Vec<Vec<Node>> {
+        let mut variations = Vec::new();
+        self.change_rare(|rare| variations = std::mem::take(&mut rare.variations));
+        variations
+    }
+
     /// A comment before the move (records put one before the first move of a variation).
     pub fn before(&self) -> Option<&str> {
         self.rare.as_ref()?.before.as_deref()
@@ -68,7 +138,7 @@ impl Node {
     /// Sets the comment before the move.
     #[inline]
     pub fn set_before(&mut self, before: Option<String>) {
-        self.set_rare(before, |rare| &mut rare.before);
+        self.change_rare(|rare| rare.before = before);
     }
 
     /// The move as the record writes it when that is not a move notation (DhtmlXQ's four
@@ -80,7 +150,7 @@ impl Node {
     /// Sets the move as the record writes it when that is not a move notation.
     #[inline]
     pub fn set_written(&mut self, written: Option<String>) {
-        self.set_rare(written, |rare| &mut rare.written);
+        self.change_rare(|rare| rare.written = written);
     }
 
     /// The annotation glyphs of the move, as PGN writes them, in the order read, separated by
@@ -93,7 +163,7 @@ impl Node {
     /// Sets the annotation glyphs of the move.
     #[inline]
     pub fn set_glyphs(&mut self, glyphs: Option<String>) {
-        self.set_rare(glyphs, |rare| &mut rare.glyphs);
+        self.change_rare(|rare| rare.glyphs = glyphs);
     }
 
     /// Adds a glyph after the move's others.
@@ -105,17 +175,25 @@ impl Node {
         self.set_glyphs(Some(glyphs));
     }
 
-    /// Sets one of the rare parts, kept as `None` when none is there (so that equal nodes
-    /// compare equal however they were made, and setting nothing allocates nothing).
+    /// Changes the rare parts with `change`, keeping them `None` when none is there (so that
+    /// equal nodes compare equal however they were made, and setting nothing allocates
+    /// nothing).
     #[inline]
-    fn set_rare(&mut self, value: Option<String>, part: fn(&mut Rare) -> &mut Option<String>) {
-        if value.is_none() && self.rare.is_none() {
-            return;
-        }
-        let rare = self.rare.get_or_insert_with(Box::default);
-        *part(rare) = value;
-        if rare.before.is_none() && rare.written.is_none() && rare.glyphs.is_none() {
-            self.rare = None;
+    fn change_rare(&mut self, change: impl FnOnce(&mut Rare)) {
+        match &mut self.rare {
+            Some(rare) => {
+                change(rare);
+                if rare.is_empty() {
+                    self.rare = None;
+                }
+            }
+            None => {
+                let mut rare = Rare::default();
+                change(&mut rare);
+                if !rare.is_empty() {
+                    self.rare = Some(Box::new(rare));
+                }
+            }
         }
     }
 }
@@ -127,8 +205,8 @@ impl Serialize for Node {
             m: self.m,
             glyphs: self.glyphs(),
             before: self.before(),
-            comment: self.comment.as_deref(),
-            variations: &self.variations,
+            comment: self.comment(),
+            variations: self.variations(),
         }
         .serialize(s)
     }
@@ -180,10 +258,10 @@ mod wire {
             let mut node = super::Node {
                 text: wire.text.map(Into::into),
                 m: wire.m,
-                comment: wire.comment,
-                variations: wire.variations,
                 ..super::Node::default()
             };
+            node.set_comment(wire.comment);
+            node.set_variations(wire.variations);
             node.set_before(wire.before);
             node.set_glyphs(wire.glyphs.filter(|g| !g.trim().is_empty()));
             node
@@ -492,7 +570,7 @@ pub(crate) fn count_nodes(line: &[Node], test: &dyn Fn(&Node) -> bool) -> usize 
     line.iter()
         .map(|n| {
             usize::from(test(n))
-                + n.variations
+                + n.variations()
                     .iter()
                     .map(|v| count_nodes(v, test))
                     .sum::<usize>()
@@ -566,7 +644,7 @@ impl Game {
     pub fn count_nodes(&self) -> usize {
         fn count(line: &[Node]) -> usize {
             line.iter()
-                .map(|n| 1 + n.variations.iter().map(|v| count(v)).sum::<usize>())
+                .map(|n| 1 + n.variations().iter().map(|v| count(v)).sum::<usize>())
                 .sum()
         }
         count(&self.moves)
@@ -580,14 +658,14 @@ impl Game {
     pub(crate) fn move_comments_after_moves(&mut self) {
         fn line(nodes: &mut [Node], before_first: Option<&mut Option<String>>) {
             for i in 0..nodes.len() {
-                for variation in &mut nodes[i].variations {
+                for variation in nodes[i].variations_mut() {
                     line(variation, None);
                 }
                 if i > 0
                     && let Some(before) = nodes[i].before().map(str::to_owned)
                 {
                     nodes[i].set_before(None);
-                    append_comment(&mut nodes[i - 1].comment, before);
+                    nodes[i - 1].append_comment(before);
                 }
             }
             if let (Some(slot), Some(first)) = (before_first, nodes.first_mut())
@@ -603,7 +681,7 @@ impl Game {
     /// Whether any node has a variation.
     pub fn has_variations(&self) -> bool {
         fn any(line: &[Node]) -> bool {
-            line.iter().any(|n| !n.variations.is_empty())
+            line.iter().any(|n| !n.variations().is_empty())
         }
         any(&self.moves)
     }
@@ -615,7 +693,7 @@ impl Game {
             + self
                 .moves
                 .iter()
-                .map(|n| usize::from(n.comment.is_some()) + usize::from(n.before().is_some()))
+                .map(|n| usize::from(n.comment().is_some()) + usize::from(n.before().is_some()))
                 .sum::<usize>()
     }
 
@@ -625,11 +703,11 @@ impl Game {
     pub fn off_main_line(&self) -> (usize, usize) {
         fn within(line: &[Node], lines: &mut usize, comments: &mut usize) {
             for node in line {
-                for v in &node.variations {
+                for v in node.variations() {
                     *lines += 1;
                     for n in v {
                         *comments +=
-                            usize::from(n.before().is_some()) + usize::from(n.comment.is_some());
+                            usize::from(n.before().is_some()) + usize::from(n.comment().is_some());
                     }
                     within(v, lines, comments);
                 }
@@ -728,7 +806,7 @@ mod tests {
     #[test]
     fn a_node_is_small_and_its_rare_parts_read_back() {
         #[cfg(target_pointer_width = "64")]
-        assert_eq!(size_of::<Node>(), 112);
+        assert_eq!(size_of::<Node>(), 64);
         // A move's text is held in the node, whatever its notation (the longest: a traditional
         // Chinese move with a full-width digit, 12 bytes; a token with its marks, more).
         for text in [
@@ -746,10 +824,10 @@ mod tests {
             assert_eq!(node.text.as_deref(), Some(text));
         }
         let mut node = Node::text("h2e2");
-        node.comment = Some("after".into());
+        node.set_comment(Some("after".into()));
         node.set_before(Some("why".into()));
         node.set_written(Some("7747".into()));
-        node.variations = vec![vec![Node::text("b2e2")]];
+        node.add_variation(vec![Node::text("b2e2")]);
         assert_eq!((node.before(), node.written()), (Some("why"), Some("7747")));
         // JSON writes the comment before, never the written text, and reads the node back.
         let json = serde_json::to_string(&node).unwrap();
@@ -764,10 +842,42 @@ mod tests {
         // Taken away, the rare parts leave a node equal to one that never had them.
         node.set_before(None);
         node.set_written(None);
-        node.comment = None;
-        node.variations.clear();
+        assert_eq!(node.take_comment().as_deref(), Some("after"));
+        assert_eq!(node.take_variations().len(), 1);
         assert_eq!(node, Node::text("h2e2"));
         assert!(node.rare.is_none());
+    }
+
+    #[test]
+    fn a_nodes_comment_and_lines_change_through_its_methods() {
+        let mut node = Node::text("h2e2");
+        // Nothing to change allocates nothing.
+        assert!(node.variations_mut().is_empty());
+        node.set_comment(None);
+        node.set_variations(Vec::new());
+        assert!(node.rare.is_none());
+        node.append_comment("one".into());
+        node.append_comment("two".into());
+        assert_eq!(node.comment(), Some("one\ntwo"));
+        node.add_variation(vec![Node::text("b2e2")]);
+        node.add_variation(vec![Node::text("h0g2")]);
+        node.variations_mut()[1][0].m = Some(Move::new(xq_core::Square::A0, xq_core::Square::A1));
+        assert_eq!(node.variations().len(), 2);
+        assert!(node.variations()[1][0].m.is_some());
+        // The comment taken, the lines stay; the lines taken too, the node is bare again.
+        assert_eq!(node.take_comment().as_deref(), Some("one\ntwo"));
+        assert_eq!(node.variations().len(), 2);
+        let lines = node.take_variations();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(node, Node::text("h2e2"));
+        assert!(node.rare.is_none());
+        // Lines set back compare equal to lines added.
+        let mut other = Node::text("h2e2");
+        for line in lines.clone() {
+            other.add_variation(line);
+        }
+        node.set_variations(lines);
+        assert_eq!(node, other);
     }
 
     #[test]

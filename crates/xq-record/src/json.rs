@@ -181,7 +181,7 @@ fn keep_pgn_glyphs(game: &mut Game) {
                 let kept = (!kept.is_empty()).then(|| kept.join(" "));
                 node.set_glyphs(kept);
             }
-            for variation in &mut node.variations {
+            for variation in node.variations_mut() {
                 visit(variation, odd);
             }
         }

@@ -987,10 +987,10 @@ impl<'a> PgnReader<'a> {
                             // a first move that never came, is kept after the move it hangs
                             // on (not given to the next variation's first move).
                             if let Some(comment) = pending.take() {
-                                append_comment(&mut last.comment, comment);
+                                last.append_comment(comment);
                             }
                         } else {
-                            last.variations.push(line);
+                            last.add_variation(line);
                         }
                     }
                 }
@@ -1807,7 +1807,7 @@ fn attach_comment(
     }
     let depth = stack.len();
     match stack.last_mut().and_then(|l| l.last_mut()) {
-        Some(node) if node.variations.is_empty() => append_comment(&mut node.comment, body),
+        Some(node) if node.variations().is_empty() => node.append_comment(body),
         None if depth == 1 => append_comment(&mut game.comment, body),
         Some(_) | None => append_comment(pending, body),
     }
@@ -1819,7 +1819,7 @@ fn settle_pending(line: &mut [Node], pending: &mut Option<String>) {
     if let Some(last) = line.last_mut()
         && let Some(comment) = pending.take()
     {
-        append_comment(&mut last.comment, comment);
+        last.append_comment(comment);
     }
 }
 
@@ -2004,7 +2004,7 @@ fn heading_words(line: &[Node]) -> Option<String> {
         .iter()
         .map(|node| {
             let plain =
-                node.comment.is_none() && node.variations.is_empty() && node.before().is_none();
+                node.comment().is_none() && node.variations().is_empty() && node.before().is_none();
             node.text.as_deref().filter(|text| plain && no_move(text))
         })
         .collect::<Option<Vec<&str>>>()?;
@@ -2569,10 +2569,10 @@ mod tests {
             texts(&g.moves),
             ["炮二平五", "马８进７", "马二进三", "车９平８", "车一平二"]
         );
-        assert_eq!(g.moves[1].comment.as_deref(), Some("a reply"));
-        let var = &g.moves[2].variations[0];
+        assert_eq!(g.moves[1].comment(), Some("a reply"));
+        let var = &g.moves[2].variations()[0];
         assert_eq!(texts(var), ["兵七进一", "卒７进１"]);
-        assert_eq!(var[0].comment.as_deref(), Some("the other way"));
+        assert_eq!(var[0].comment(), Some("the other way"));
         assert_eq!(g.moves[4].source_line, Some(7));
         let second = games[1].as_ref().unwrap();
         assert_eq!(second.tag("Event"), Some("second"));
@@ -2589,7 +2589,7 @@ mod tests {
             read("1. h2e2 1-0 {won\n1. h0g2 *\n[Event \"b\"]\n1. c3c4 0-1 {\n\n1. g3g4 *\n\n");
         assert_eq!(games.len(), 2);
         let first = games[0].as_ref().unwrap();
-        assert_eq!(first.moves[0].comment.as_deref(), Some("won\n1. h0g2 *"));
+        assert_eq!(first.moves[0].comment(), Some("won\n1. h0g2 *"));
         assert_eq!(first.unread.len(), 1);
         assert!(
             says(first, "before the next game's tags"),
@@ -2599,7 +2599,7 @@ mod tests {
         assert!(says(first, "(2 line(s) of text)"), "{:?}", first.unread);
         let second = games[1].as_ref().unwrap();
         assert_eq!(second.tag("Event"), Some("b"));
-        assert_eq!(second.moves[0].comment.as_deref(), Some("1. g3g4 *"));
+        assert_eq!(second.moves[0].comment(), Some("1. g3g4 *"));
         assert!(
             second.unread[0].contains("before the end of the file"),
             "{:?}",
@@ -2621,24 +2621,24 @@ mod tests {
         assert_eq!(games.len(), 2);
         let first = games[0].as_ref().unwrap();
         assert_eq!(
-            first.moves[0].comment.as_deref(),
+            first.moves[0].comment(),
             Some("Black resigned\nafter a long think\na\nb")
         );
         let second = games[1].as_ref().unwrap();
         assert_eq!(second.tag("Event"), Some("2"));
-        assert_eq!(second.moves[0].comment.as_deref(), Some("Exported by Foo"));
+        assert_eq!(second.moves[0].comment(), Some("Exported by Foo"));
         // Lines indented with full-width spaces (U+3000), as Chinese text is, and a comment
         // after spaces of that kind on its line.
         let games = read("1. h2e2 1-0\n\u{3000}\u{3000}{黑方认负}\u{3000}{时间 2:30}\n");
         assert_eq!(games.len(), 1);
         assert_eq!(
-            games[0].as_ref().unwrap().moves[0].comment.as_deref(),
+            games[0].as_ref().unwrap().moves[0].comment(),
             Some("黑方认负\n时间 2:30")
         );
         // Words first: passed over, as after any result, with what follows on their lines.
         let games = read("1. h2e2 1-0\nsigned {x}\n{y} 1. h0g2 *\n");
         assert_eq!(games.len(), 2);
-        assert_eq!(games[0].as_ref().unwrap().moves[0].comment, None);
+        assert_eq!(games[0].as_ref().unwrap().moves[0].comment(), None);
         assert_eq!(games[1].as_ref().unwrap().comment.as_deref(), Some("y"));
     }
 
@@ -2662,7 +2662,7 @@ mod tests {
         let first = games[0].as_ref().unwrap();
         assert_eq!(first.unread.len(), 1);
         assert!(first.unread[0].contains("(line 4)"), "{:?}", first.unread);
-        assert_eq!(first.moves[2].comment.as_deref(), Some("c"));
+        assert_eq!(first.moves[2].comment(), Some("c"));
         assert_eq!(games[2].as_ref().unwrap().moves[0].source_line, Some(6));
         assert_eq!(read("1、h2e2 h9g7\n\n1、c3c4 *\n").len(), 2);
         // Black's move 1 continued, a blank line inside a comment or a variation: one game.
@@ -2837,13 +2837,13 @@ mod tests {
             read("1. h2e2 {first} ( {only words} ) ( h0g2 ) ( ) h9g7 ( ; to the end\n) *\n");
         let g = games[0].as_ref().unwrap();
         assert_eq!(texts(&g.moves), ["h2e2", "h9g7"]);
-        assert_eq!(g.moves[0].comment.as_deref(), Some("first\nonly words"));
-        assert_eq!(g.moves[0].variations.len(), 1);
-        let var = &g.moves[0].variations[0];
+        assert_eq!(g.moves[0].comment(), Some("first\nonly words"));
+        assert_eq!(g.moves[0].variations().len(), 1);
+        let var = &g.moves[0].variations()[0];
         assert_eq!(texts(var), ["h0g2"]);
         assert_eq!(var[0].before(), None);
-        assert!(g.moves[1].variations.is_empty());
-        assert_eq!(g.moves[1].comment.as_deref(), Some("to the end"));
+        assert!(g.moves[1].variations().is_empty());
+        assert_eq!(g.moves[1].comment(), Some("to the end"));
     }
 
     /// Comments before a tag section open the game whose tags follow: no game of their own.
@@ -3111,7 +3111,7 @@ mod tests {
                 .unwrap()
                 .moves
                 .iter()
-                .map(|n| n.comment.clone())
+                .map(|n| n.comment().map(str::to_owned))
                 .collect()
         };
         assert_eq!(closing.len(), 3);
@@ -3138,8 +3138,8 @@ mod tests {
         assert_eq!(moves(&far), [vec!["h2e2"], vec!["c3c4"]]);
         let read_far = read(&far);
         let comment = read_far[0].as_ref().unwrap().moves[0]
-            .comment
-            .clone()
+            .comment()
+            .map(str::to_owned)
             .unwrap();
         assert_eq!(comment.len(), 2 * 50_000 - 1);
         let bracketed = "1. h2e2 1-0 {Note:\n  [Event \"Asian Cup\"] was played later.\n[see game 12]\n}\n\n[Event \"b\"]\n1. c3c4 *\n";
@@ -3147,8 +3147,7 @@ mod tests {
         assert_eq!(read_bracketed.len(), 2);
         assert!(
             read_bracketed[0].as_ref().unwrap().moves[0]
-                .comment
-                .as_deref()
+                .comment()
                 .is_some_and(|c| c.ends_with("[see game 12]"))
         );
         // A tag line indented with a full-width space ends it too.
@@ -3219,8 +3218,7 @@ mod tests {
         assert_eq!(texts(&commented.moves), ["h2e2", "h9g7"]);
         assert!(
             commented.moves[0]
-                .comment
-                .as_deref()
+                .comment()
                 .unwrap()
                 .contains("DhtmlXQ_red")
         );
@@ -3243,10 +3241,10 @@ mod tests {
         let g = read("1. a0a1 (1. i0i1 ({why} 1. b0c2) {after}) a9a8 *")
             .remove(0)
             .unwrap();
-        let v = &g.moves[0].variations[0];
+        let v = &g.moves[0].variations()[0];
         assert_eq!(texts(v), ["i0i1"]);
-        assert_eq!(v[0].comment.as_deref(), Some("after"));
-        let inner = &v[0].variations[0];
+        assert_eq!(v[0].comment(), Some("after"));
+        let inner = &v[0].variations()[0];
         assert_eq!(inner[0].before(), Some("why"));
     }
 
@@ -3262,21 +3260,21 @@ mod tests {
         .remove(0)
         .unwrap();
         assert_eq!(texts(&g.moves), ["h2e2", "h9g7"]);
-        assert_eq!(g.moves[0].comment.as_deref(), Some("on h2e2\nbetween"));
-        assert_eq!(g.moves[0].variations.len(), 2);
-        let first = &g.moves[0].variations[0];
-        assert_eq!(first[0].comment.as_deref(), Some("end of b2e2's line"));
+        assert_eq!(g.moves[0].comment(), Some("on h2e2\nbetween"));
+        assert_eq!(g.moves[0].variations().len(), 2);
+        let first = &g.moves[0].variations()[0];
+        assert_eq!(first[0].comment(), Some("end of b2e2's line"));
         assert_eq!(g.moves[1].before(), Some("after both"));
-        assert_eq!(g.moves[1].comment.as_deref(), Some("to the end"));
+        assert_eq!(g.moves[1].comment(), Some("to the end"));
         assert_eq!(g.comment, None);
         // The same inside a variation, and after the result.
         let g = read("1. h2e2 (1. b2e2 (1. b0c2) {x} 1... h9g7) h9g7 (1... b9c7) 1-0 {resigned}")
             .remove(0)
             .unwrap();
-        let v = &g.moves[0].variations[0];
+        let v = &g.moves[0].variations()[0];
         assert_eq!(texts(v), ["b2e2", "h9g7"]);
         assert_eq!(v[1].before(), Some("x"));
-        assert_eq!(g.moves[1].comment.as_deref(), Some("resigned"));
+        assert_eq!(g.moves[1].comment(), Some("resigned"));
     }
 
     #[test]

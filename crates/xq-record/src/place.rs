@@ -179,7 +179,7 @@ impl Place<'_> {
             if let Some(pos) = node.source_offset {
                 node.source_offset = Some(self.offset(text, pos, encoding));
             }
-            for variation in &mut node.variations {
+            for variation in node.variations_mut() {
                 self.locate_moves(variation, text, encoding);
             }
         }
@@ -191,7 +191,7 @@ impl Place<'_> {
 fn unplace_moves(line: &mut [Node]) {
     for node in line {
         node.source_offset = None;
-        for variation in &mut node.variations {
+        for variation in node.variations_mut() {
             unplace_moves(variation);
         }
     }
@@ -204,7 +204,7 @@ fn shift_moves(line: &mut [Node], by: usize) {
         if let Some(pos) = &mut node.source_offset {
             *pos += by;
         }
-        for variation in &mut node.variations {
+        for variation in node.variations_mut() {
             shift_moves(variation, by);
         }
     }

@@ -220,7 +220,7 @@ pub fn coordinate_ranks(line: &[Node], reader: &mut Reader) -> Option<Ranks> {
                 }
                 _ => {}
             }
-            for v in &node.variations {
+            for v in node.variations() {
                 visit(v, reader, found);
             }
         }
@@ -268,7 +268,7 @@ fn forget_text_moves(line: &mut [Node]) {
         if node.text.is_some() {
             node.m = None;
         }
-        for v in &mut node.variations {
+        for v in node.variations_mut() {
             forget_text_moves(v);
         }
     }
@@ -460,7 +460,7 @@ fn walk(
         }
         let ply = plies + 1;
         // The alternatives to this move start from the same position.
-        for (i, variation) in node.variations.iter_mut().enumerate() {
+        for (i, variation) in node.variations_mut().iter_mut().enumerate() {
             path.push((ply, i));
             walk(variation, pos.clone(), plies, path, reader, report);
             path.pop();

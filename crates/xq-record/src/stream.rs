@@ -1055,7 +1055,7 @@ mod tests {
                         assert_eq!(&bytes[at..at + 4], digits.as_bytes());
                         placed += 1;
                     }
-                    lines.extend(node.variations.iter().map(Vec::as_slice));
+                    lines.extend(node.variations().iter().map(Vec::as_slice));
                 }
             }
         }
@@ -1175,11 +1175,11 @@ mod tests {
         in_each_encoding_every_way_is_whole(&text, |whole| {
             assert_eq!(whole.len(), 2 + 3 * 5 + 3 * 2 + 1);
             let closed = whole[whole.len() - 3].as_ref().unwrap();
-            assert_eq!(closed.moves[0].comment.as_deref(), Some("resigned\nsigned"));
+            assert_eq!(closed.moves[0].comment(), Some("resigned\nsigned"));
             assert!(whole.iter().all(Result::is_ok));
             let last = whole.last().unwrap().as_ref().unwrap();
             assert_eq!(
-                last.moves[0].comment.as_deref(),
+                last.moves[0].comment(),
                 Some("open to the end\n1. 炮二平五 *")
             );
             assert_eq!(last.unread.len(), 1, "{:?}", last.unread);
@@ -1213,10 +1213,7 @@ mod tests {
                 let game = game.as_ref().unwrap();
                 assert_eq!(game.tag("Red"), Some(format!("r{i}").as_str()));
                 assert_eq!(game.moves.len(), 2, "{game:?}");
-                assert_eq!(
-                    game.moves[0].comment.as_deref(),
-                    Some(format!("c{i}").as_str())
-                );
+                assert_eq!(game.moves[0].comment(), Some(format!("c{i}").as_str()));
             }
         });
         // Lines are counted at a CR alone too: the file's first game takes 4 lines, each other
@@ -1478,11 +1475,8 @@ mod tests {
             Some("exported by X 1. h2e2\nbetween tags")
         );
         assert_eq!(whole.moves.len(), 3);
-        assert_eq!(
-            whole.moves[1].comment.as_deref(),
-            Some("among moves 2. b0c2")
-        );
-        assert_eq!(whole.moves[2].comment.as_deref(), Some("after the result"));
+        assert_eq!(whole.moves[1].comment(), Some("among moves 2. b0c2"));
+        assert_eq!(whole.moves[2].comment(), Some("after the result"));
         let inline = PgnReader::new("1. h2e2 % h9g7 *\n")
             .next()
             .unwrap()
@@ -1500,7 +1494,7 @@ mod tests {
                 .map(|g| {
                     let g = g.unwrap();
                     let mut all = vec![g.comment.clone()];
-                    all.extend(g.moves.iter().map(|n| n.comment.clone()));
+                    all.extend(g.moves.iter().map(|n| n.comment().map(str::to_owned)));
                     all
                 })
                 .collect()
@@ -1541,7 +1535,9 @@ mod tests {
         let gbk = encoding_rs::GBK.encode(&text).0.into_owned();
         let offsets = |game: &Game| {
             let main = game.moves.iter().map(|n| n.source_offset);
-            let variation = game.moves[0].variations[0].iter().map(|n| n.source_offset);
+            let variation = game.moves[0].variations()[0]
+                .iter()
+                .map(|n| n.source_offset);
             main.chain(variation).collect::<Vec<_>>()
         };
         for (bytes, costs) in [(gbk, true), (text.into_bytes(), false)] {
@@ -1826,7 +1822,7 @@ mod tests {
                     "{text} at {at}: {read} in {bytes:x?}"
                 );
                 moves += 1;
-                lines.extend(node.variations.iter().map(Vec::as_slice));
+                lines.extend(node.variations().iter().map(Vec::as_slice));
             }
         }
         moves
@@ -2017,7 +2013,8 @@ mod tests {
 
     /// The first move's comment of each game.
     fn comments(games: &[Result<Game, ReadError>]) -> Vec<Option<String>> {
-        let game = |g: &Result<Game, ReadError>| g.as_ref().unwrap().moves[0].comment.clone();
+        let game =
+            |g: &Result<Game, ReadError>| g.as_ref().unwrap().moves[0].comment().map(str::to_owned);
         games.iter().map(game).collect()
     }
 

@@ -55,7 +55,7 @@ pub(crate) fn from_preorder(
             current = id;
         }
         let mut node = Node::coord(r.m);
-        node.comment = r.comment;
+        node.set_comment(r.comment);
         lines[current].push((node, Vec::new()));
         if r.sibling {
             // Another move replaces this one. The first move of an alternative stands where the
@@ -78,7 +78,7 @@ fn assemble(lines: &mut Vec<Vec<(Node, Vec<usize>)>>, id: usize) -> Vec<Node> {
     let line = std::mem::take(&mut lines[id]);
     line.into_iter()
         .map(|(mut node, variations)| {
-            node.variations = variations.into_iter().map(|v| assemble(lines, v)).collect();
+            node.set_variations(variations.into_iter().map(|v| assemble(lines, v)).collect());
             node
         })
         .collect()

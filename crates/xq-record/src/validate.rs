@@ -317,14 +317,14 @@ pub fn undecodable(game: &Game) -> Option<String> {
             if node.text.as_deref().is_some_and(has_bad) {
                 return Some("a move".to_owned());
             }
-            if [node.before(), node.comment.as_deref()]
+            if [node.before(), node.comment()]
                 .iter()
                 .any(|t| t.is_some_and(has_bad))
             {
                 return Some("a comment".to_owned());
             }
-            if !node.variations.is_empty() {
-                left.extend(node.variations.iter().map(Vec::as_slice));
+            if !node.variations().is_empty() {
+                left.extend(node.variations().iter().map(Vec::as_slice));
             }
         }
         match left.pop() {
@@ -406,7 +406,7 @@ mod tests {
         assert_eq!(flags, [false, true]);
         let mut built = records.games[1].clone().unwrap();
         built.replacement_free = false;
-        built.moves[0].comment = Some("\u{fffd}".to_owned());
+        built.moves[0].set_comment(Some("\u{fffd}".to_owned()));
         assert_eq!(undecodable(&built), Some("a comment".to_owned()));
         // Looked for everywhere in a text, and in every line of the tree, the main line first.
         for (text, want) in [

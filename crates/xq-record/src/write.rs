@@ -119,7 +119,7 @@ fn tag_name(name: &str) -> String {
 /// Whether any node of the tree satisfies `test`.
 fn any_node(line: &[Node], test: &dyn Fn(&Node) -> bool) -> bool {
     line.iter()
-        .any(|n| test(n) || n.variations.iter().any(|v| any_node(v, test)))
+        .any(|n| test(n) || n.variations().iter().any(|v| any_node(v, test)))
 }
 
 /// Options for PGN.
@@ -177,7 +177,7 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
         g.tags.iter().any(|(_, v)| has_control(v))
             || g.comment.as_deref().is_some_and(has_control)
             || any_node(&g.moves, &|n: &Node| {
-                n.comment.as_deref().is_some_and(has_control) || n.before().is_some_and(has_control)
+                n.comment().is_some_and(has_control) || n.before().is_some_and(has_control)
             })
     };
     if games
@@ -195,7 +195,7 @@ pub fn write_pgn(games: &[Game], options: PgnOptions) -> Written {
     let closing_brace = |g: &Game| {
         g.comment.as_deref().is_some_and(|c| c.contains('}'))
             || any_node(&g.moves, &|n: &Node| {
-                n.comment.as_deref().is_some_and(|c| c.contains('}'))
+                n.comment().is_some_and(|c| c.contains('}'))
                     || n.before().is_some_and(|c| c.contains('}'))
             })
     };
@@ -383,11 +383,11 @@ impl PgnLines {
             }
             self.tokens.push(with_glyphs(text, node));
             need_number = false;
-            if let Some(c) = &node.comment {
+            if let Some(c) = node.comment() {
                 self.tokens.push(comment(c));
                 need_number = true;
             }
-            for variation in &node.variations {
+            for variation in node.variations() {
                 self.tokens.push("(".to_owned());
                 // Alternatives to a move of a lost line are lost with it.
                 let lost = stopped.filter(|_| alternatives.is_none());
@@ -396,7 +396,7 @@ impl PgnLines {
                 need_number = true;
             }
             play(&mut pos, node);
-            if main && is_black(ply) && node.variations.is_empty() {
+            if main && is_black(ply) && node.variations().is_empty() {
                 self.tokens.push("\n".to_owned());
                 need_number = true;
             }
@@ -417,7 +417,7 @@ fn one_pgn_move(text: &str) -> bool {
                 && g.moves[0].text.as_deref() == Some(text)
                 && g.moves[0].glyphs().is_none()
                 && g.comment.is_none()
-                && g.moves[0].comment.is_none()
+                && g.moves[0].comment().is_none()
         })
 }
 
@@ -511,7 +511,7 @@ pub fn write_csv_part(games: &[Game], first: usize, header: bool) -> Written {
                 ),
                 write_move(p, m, Notation::Wxf),
                 p.fen(),
-                xq_core::text::csv_cell(node.comment.as_deref().unwrap_or_default()).into_owned(),
+                xq_core::text::csv_cell(node.comment().unwrap_or_default()).into_owned(),
             ]);
             play(&mut pos, node);
         }
@@ -669,12 +669,14 @@ fn cut_unplayable(line: &mut Vec<Node>, mut pos: Option<Position>) {
             line.truncate(i);
             return;
         }
-        for v in &mut node.variations {
+        for v in node.variations_mut() {
             cut_unplayable(v, pos.clone());
         }
         // A variation whose first move does not replay is gone whole (an empty one is no
         // variation: XQF would write its record and not its move, DhtmlXQ an empty branch).
-        node.variations.retain(|v| !v.is_empty());
+        let mut variations = node.take_variations();
+        variations.retain(|v| !v.is_empty());
+        node.set_variations(variations);
         play(&mut pos, node);
     }
 }
@@ -696,14 +698,14 @@ pub fn not_replaying(game: &Game) -> Option<String> {
                 out.push((first + i + 1, line[i..].iter().map(count).sum()));
                 return;
             }
-            for v in &node.variations {
+            for v in node.variations() {
                 walk(v, pos.clone(), first + i, out);
             }
             play(&mut pos, node);
         }
     }
     fn count(node: &Node) -> usize {
-        1 + node.variations.iter().flatten().map(count).sum::<usize>()
+        1 + node.variations().iter().flatten().map(count).sum::<usize>()
     }
     let start = start_position(game).ok().map(|(p, _)| p);
     let mut stops = Vec::new();
@@ -882,9 +884,9 @@ mod tests {
         let mut game = crate::pgn::PgnReader::new(text).next().unwrap().unwrap();
         resolve_all(&mut game);
         let check = |read: &Game, said: &[String]| {
-            assert_eq!(read.moves[0].comment.as_deref(), Some("centre\nafter"));
-            let first = &read.moves[0].variations[0];
-            assert_eq!(first[0].comment.as_deref(), Some("a\nb"));
+            assert_eq!(read.moves[0].comment(), Some("centre\nafter"));
+            let first = &read.moves[0].variations()[0];
+            assert_eq!(first[0].comment(), Some("a\nb"));
             assert_eq!(first[1].before(), None);
             assert!(read.moves[1].before().is_none());
             assert!(
@@ -920,12 +922,12 @@ mod tests {
         let xqf = write_xqf(&game, crate::xqf::XqfVersion::Plain);
         let back = crate::xqf::read_xqf(&xqf.bytes).unwrap();
         assert_eq!(back.moves.len(), 1);
-        assert_eq!(back.moves[0].comment.as_deref(), Some("c"));
+        assert_eq!(back.moves[0].comment(), Some("c"));
         let ubb = write_dhtmlxq(std::slice::from_ref(&game));
         let back = crate::dhtmlxq::read_dhtmlxq(std::str::from_utf8(&ubb.bytes).unwrap())
             .remove(0)
             .unwrap();
-        assert_eq!(back.moves[0].comment.as_deref(), Some("c"));
+        assert_eq!(back.moves[0].comment(), Some("c"));
         for game in [&game, &read("1. h2e2 (1. b2e2) {c} 1... h9g7 *\n")] {
             let csv = write_csv(std::slice::from_ref(game));
             let text = String::from_utf8(csv.bytes).unwrap();
@@ -967,7 +969,7 @@ mod tests {
                 .iter()
                 .map(|n| n.glyphs().map(str::to_owned))
                 .collect();
-            all.push(g.moves[2].variations[0][0].glyphs().map(str::to_owned));
+            all.push(g.moves[2].variations()[0][0].glyphs().map(str::to_owned));
             all
         };
         let read = [
@@ -1129,7 +1131,7 @@ mod tests {
             .unwrap()
             .unwrap();
         game.comment = Some(quoted.to_owned());
-        game.moves[0].comment = Some(quoted.to_owned());
+        game.moves[0].set_comment(Some(quoted.to_owned()));
         let written = write_pgn(&[game.clone(), game], PgnOptions::default());
         let text = String::from_utf8(written.bytes).unwrap();
         let read: Vec<Game> = crate::pgn::PgnReader::new(&text)
@@ -1140,24 +1142,17 @@ mod tests {
         let quoted = &quoted.replace("\r\n", "\n");
         for g in &read {
             assert_eq!(g.comment.as_deref(), Some(quoted.as_str()), "{text}");
-            assert_eq!(
-                g.moves[0].comment.as_deref(),
-                Some(quoted.as_str()),
-                "{text}"
-            );
+            assert_eq!(g.moves[0].comment(), Some(quoted.as_str()), "{text}");
             assert_eq!(g.tag("Event"), Some("a"), "{text}");
         }
         // A CR alone ends a line too (DhtmlXQ comments may hold one): read back as a LF.
         let mut game = read[0].clone();
-        game.moves[0].comment = Some("see\r[Round \"3\"]\rok".to_owned());
+        game.moves[0].set_comment(Some("see\r[Round \"3\"]\rok".to_owned()));
         let text = String::from_utf8(write_pgn(&[game], PgnOptions::default()).bytes).unwrap();
         let back: Vec<Game> = crate::pgn::PgnReader::new(&text)
             .map(Result::unwrap)
             .collect();
         assert_eq!(back.len(), 1, "{text}");
-        assert_eq!(
-            back[0].moves[0].comment.as_deref(),
-            Some("see\n[Round \"3\"]\rok")
-        );
+        assert_eq!(back[0].moves[0].comment(), Some("see\n[Round \"3\"]\rok"));
     }
 }

@@ -520,7 +520,7 @@ fn preorder<'a>(line: &'a [Node], out: &mut Vec<(u8, u8, bool, bool, Option<&'a 
     fn alternatives<'a>(line: &'a [Node], into: &mut Vec<&'a [Node]>) {
         into.push(line);
         if let Some(first) = line.first() {
-            for v in &first.variations {
+            for v in first.variations() {
                 alternatives(v, into);
             }
         }
@@ -542,7 +542,7 @@ fn preorder<'a>(line: &'a [Node], out: &mut Vec<(u8, u8, bool, bool, Option<&'a 
             let sibling = if j == 0 {
                 has_next_alternative
             } else {
-                !node.variations.is_empty()
+                !node.variations().is_empty()
             };
             let m = node.m.unwrap_or(Move::new(Square::A0, Square::A0));
             out.push((
@@ -550,9 +550,9 @@ fn preorder<'a>(line: &'a [Node], out: &mut Vec<(u8, u8, bool, bool, Option<&'a 
                 sq(m.to),
                 j + 1 < current.len(),
                 sibling,
-                node.comment.as_deref(),
+                node.comment(),
             ));
-            if j > 0 && !node.variations.is_empty() {
+            if j > 0 && !node.variations().is_empty() {
                 let mut alts = Vec::new();
                 alternatives(&current[j..], &mut alts);
                 todo.push((alts, 1));
@@ -577,8 +577,8 @@ fn fit(value: &str, max: usize) -> (Vec<u8>, bool) {
 /// The comments after the moves of `line` and its variations.
 fn comments<'g>(line: &'g [Node], texts: &mut Vec<&'g str>) {
     for node in line {
-        texts.extend(node.comment.as_deref());
-        for variation in &node.variations {
+        texts.extend(node.comment());
+        for variation in node.variations() {
             comments(variation, texts);
         }
     }

@@ -62,13 +62,13 @@ fn tree(line: &[Node], before: bool) -> Vec<Tree> {
             m: n.m
                 .map(|m| m.to_string())
                 .unwrap_or_else(|| format!("unresolved {:?}", n.text)),
-            comment: n.comment.clone(),
+            comment: n.comment().map(str::to_owned),
             before: if before {
                 n.before().map(str::to_owned)
             } else {
                 None
             },
-            variations: n.variations.iter().map(|v| tree(v, before)).collect(),
+            variations: n.variations().iter().map(|v| tree(v, before)).collect(),
         })
         .collect()
 }
@@ -180,21 +180,18 @@ fn xqf_version_10_and_18_of_one_game_give_identical_trees() {
     let moves = |g: &Game| {
         g.moves
             .iter()
-            .map(|n| (n.m, n.variations.len()))
+            .map(|n| (n.m, n.variations().len()))
             .collect::<Vec<_>>()
     };
     assert_eq!(moves(&a), moves(&b));
     // The same comments, but for the advert xqbase appended to the last one in one version.
     for (x, y) in a.moves.iter().zip(&b.moves) {
-        match (&x.comment, &y.comment) {
-            (Some(x), Some(y)) => assert!(
-                x.starts_with(y.as_str()) || y.starts_with(x.as_str()),
-                "{x:?} vs {y:?}"
-            ),
+        match (x.comment(), y.comment()) {
+            (Some(x), Some(y)) => assert!(x.starts_with(y) || y.starts_with(x), "{x:?} vs {y:?}"),
             (x, y) => assert_eq!(x, y),
         }
     }
-    assert_eq!(a.moves.iter().filter(|n| n.comment.is_some()).count(), 10);
+    assert_eq!(a.moves.iter().filter(|n| n.comment().is_some()).count(), 10);
     assert_eq!(a.comment, b.comment);
     assert_eq!(start(&a), start(&b));
     // The version-10 file lacks the title, event and author; what it has agrees.
@@ -395,9 +392,9 @@ fn sibling_variations_stay_siblings_in_every_format() {
                 (1. 相三进五) (1. 兵七进一) 马８进７ (1... 马２进３) (1... 炮８平５) 2. 马二进三 *\n";
     let records = read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
     let game = records.games.into_iter().next().unwrap().unwrap();
-    assert_eq!(game.moves[0].variations.len(), 3);
-    assert_eq!(game.moves[1].variations.len(), 2);
-    assert_eq!(game.moves[0].variations[0][1].variations.len(), 2);
+    assert_eq!(game.moves[0].variations().len(), 3);
+    assert_eq!(game.moves[1].variations().len(), 2);
+    assert_eq!(game.moves[0].variations()[0][1].variations().len(), 2);
     // Every alternative line at any depth: what a main-line-only writer drops.
     assert_eq!(game.off_main_line(), (7, 0));
     round_trips("siblings", &game);
@@ -529,7 +526,7 @@ fn variations_that_do_not_replay_are_left_out_whole() {
             assert!(
                 back.moves
                     .iter()
-                    .all(|n| n.variations.iter().all(|v| !v.is_empty())),
+                    .all(|n| n.variations().iter().all(|v| !v.is_empty())),
                 "{text} via {label}"
             );
         }

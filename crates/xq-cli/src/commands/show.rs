@@ -174,13 +174,13 @@ fn text(game: &Game, notation: Notation, out: &mut dyn Write) -> std::io::Result
             row.push_str(&" ".repeat(pad.max(2)));
             row.push_str(&word);
         }
-        if node.comment.is_some() || !node.variations.is_empty() {
+        if node.comment().is_some() || !node.variations().is_empty() {
             flush(&mut row, out)?;
         }
-        if let Some(c) = &node.comment {
+        if let Some(c) = node.comment() {
             writeln!(out, "      {{{}}}", indent(c))?;
         }
-        for v in &node.variations {
+        for v in node.variations() {
             let mut tree = Tree {
                 out: &mut *out,
                 notation,
@@ -252,13 +252,13 @@ impl Tree<'_> {
             let word = with_glyphs(move_text(pos.as_ref(), node, self.notation), node);
             row.push(visible(&word).into_owned());
             interrupted = false;
-            if let Some(c) = &node.comment {
+            if let Some(c) = node.comment() {
                 row.push(format!("{{{}}}", indent(c)));
                 interrupted = true;
             }
-            if !node.variations.is_empty() {
+            if !node.variations().is_empty() {
                 self.row(&margin, &mut row)?;
-                for v in &node.variations {
+                for v in node.variations() {
                     self.variation(v, pos.clone(), ply, depth + 1)?;
                 }
                 interrupted = true;
