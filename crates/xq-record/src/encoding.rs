@@ -508,8 +508,24 @@ impl TextDecoder {
             || (self.encoding == Encoding::Utf8
                 && self.legacy.is_none()
                 && valid_utf8_up_to(bytes) == bytes.len());
+        let quick = || {
+            // A file in GBK or Big5 (the line rule below, in one pass: see
+            // `PairTable::decode_lines`); not at a byte-order mark starting the file, which the
+            // rule drops or keeps by how its line reads.
+            let table = PairTable::of(self.encoding)?;
+            let mark = at_start && encoding_rs::Encoding::for_bom(bytes).is_some();
+            if mark {
+                return None;
+            }
+            table.decode_lines(bytes, |line| self.keeps_utf8(line))
+        };
         let mut text = if simple {
             self.decode_piece(bytes, self.encoding, at_start, origin, replaced)
+        } else if let Some(text) = quick() {
+            if at_start {
+                self.bom = 0;
+            }
+            text
         } else {
             // Each line in UTF-8 if it is UTF-8, else in the legacy encoding. Lines are decoded
             // in runs (from a line that is not UTF-8 to the next non-ASCII line that is): a line
@@ -785,42 +801,84 @@ impl PairTable {
     /// (Not inlined: a function of its own keeps the loop's state in registers.)
     #[inline(never)]
     fn decode(&self, src: &[u8]) -> Option<String> {
-        thread_local! {
-            /// The bytes each thread decodes into, kept between calls up to [`KEPT`] bytes.
-            static OUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-        }
-        const KEPT: usize = 1 << 20;
-        // At most three bytes of UTF-8 for two of the source, and eight written at a time.
-        let need = src.len() / 2 * 3 + src.len() % 2 + 8;
-        let mut out = OUT.take();
-        if out.len() < need {
-            out.resize(need, 0);
-        }
-        // (The bytes are UTF-8 by making: checked by simdutf8, several times faster than the
-        // standard library on Chinese text, then copied at their length.)
-        let text = self
-            .decode_into(src, &mut out)
-            .and_then(|len| simdutf8::basic::from_utf8(&out[..len]).ok())
-            .map(str::to_owned);
-        if out.len() <= KEPT {
-            OUT.set(out);
-        }
-        text
+        decoding_into(src.len(), |out| self.decode_into(src, out))
+    }
+
+    /// `src`, whole lines of a file in this table's encoding, decoded as
+    /// [`TextDecoder::decode`] decodes the lines of such a file one by one: a line whose first
+    /// byte that is not ASCII may start a UTF-8 character (C2–F4, then 80–BF) is kept as it is
+    /// if it is UTF-8 and `keeps_utf8` says so; every other line is decoded. In one pass over
+    /// the bytes (the lines are found as the ASCII between codes is copied), where telling the
+    /// lines first took a pass of its own. `None` where [`PairTable::decode`] gives none.
+    fn decode_lines(&self, src: &[u8], keeps_utf8: impl Fn(&[u8]) -> bool) -> Option<String> {
+        decoding_into(src.len(), |out| {
+            let (mut at, mut len) = (0, 0);
+            loop {
+                match self.decode_from::<true>(src, at, out, len) {
+                    Lines::Done(end) => return Some(end),
+                    Lines::NotOne => return None,
+                    Lines::MayBeUtf8 { start, written } => {
+                        let (end, _) = scan_line(src, start);
+                        let line = &src[start..end];
+                        len = if std::str::from_utf8(line).is_ok() && keeps_utf8(line) {
+                            out[written..written + line.len()].copy_from_slice(line);
+                            written + line.len()
+                        } else {
+                            written + self.decode_into(line, &mut out[written..])?
+                        };
+                        at = end;
+                    }
+                }
+            }
+        })
     }
 
     /// Decodes `src` into `out` (long enough: see [`PairTable::decode`]), as that says; the
     /// length of the UTF-8 written.
     #[inline(always)]
     fn decode_into(&self, src: &[u8], out: &mut [u8]) -> Option<usize> {
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let (mut at, mut len) = (0, 0);
+        match self.decode_from::<false>(src, 0, out, 0) {
+            Lines::Done(len) => Some(len),
+            Lines::NotOne | Lines::MayBeUtf8 { .. } => None,
+        }
+    }
+
+    /// Decodes the lines of `src` from `at` (a line's start) into `out` from `len` (room as
+    /// for [`PairTable::decode`]), up to the end, or (if `LINES`) to a line whose first byte
+    /// that is not ASCII may start a UTF-8 character: see [`Lines`].
+    #[inline(always)]
+    fn decode_from<const LINES: bool>(
+        &self,
+        src: &[u8],
+        mut at: usize,
+        out: &mut [u8],
+        mut len: usize,
+    ) -> Lines {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = ONES * 0x80;
+        const LOW: u64 = !HIGH;
+        // The line being read: where it starts, and whether a byte that is not ASCII was met
+        // in it.
+        let (mut line_start, mut seen) = (at, false);
         while at < src.len() {
-            // ASCII eight bytes at a time: copied whole, kept up to the first that is not.
+            // ASCII eight bytes at a time: copied whole, kept up to the first that is not; the
+            // last LF among them noted (exactly: a byte's high bit is set if and only if it is
+            // LF).
             while let Some(chunk) = src.get(at..at + 8) {
                 let mut word = [0; 8];
                 word.copy_from_slice(chunk);
                 out[len..len + 8].copy_from_slice(&word);
-                let ascii = (u64::from_le_bytes(word) & HIGH).trailing_zeros() as usize / 8;
+                let x = u64::from_le_bytes(word);
+                let ascii = (x & HIGH).trailing_zeros() as usize / 8;
+                if LINES {
+                    let y = x ^ (ONES * u64::from(b'\n'));
+                    let lf = !(((y & LOW) + LOW) | y | LOW)
+                        & u64::MAX.checked_shr(64 - 8 * ascii as u32).unwrap_or(0);
+                    if lf != 0 {
+                        line_start = at + (63 - lf.leading_zeros() as usize) / 8 + 1;
+                        seen = false;
+                    }
+                }
                 len += ascii;
                 at += ascii;
                 if ascii < 8 {
@@ -832,12 +890,31 @@ impl PairTable {
                 out[len] = b;
                 len += 1;
                 at += 1;
+                if LINES && b == b'\n' {
+                    line_start = at;
+                    seen = false;
+                }
+            }
+            if at >= src.len() {
+                break;
+            }
+            if LINES && !seen {
+                if let [0xC2..=0xF4, 0x80..=0xBF, ..] = src[at..] {
+                    return Lines::MayBeUtf8 {
+                        start: line_start,
+                        written: len - (at - line_start),
+                    };
+                }
+                seen = true;
             }
             // Then the codes that follow one another.
             while let Some(&lead) = src.get(at).filter(|b| !b.is_ascii()) {
-                let entry = self.entry(lead, *src.get(at + 1)?);
+                let Some(&trail) = src.get(at + 1) else {
+                    return Lines::NotOne;
+                };
+                let entry = self.entry(lead, trail);
                 if entry == Self::NOT_ONE {
-                    return None;
+                    return Lines::NotOne;
                 }
                 // Four bytes written, the count among them; the count's byte is written over
                 // next.
@@ -846,8 +923,46 @@ impl PairTable {
                 at += 2;
             }
         }
-        Some(len)
+        Lines::Done(len)
     }
+}
+
+thread_local! {
+    /// The bytes each thread decodes GBK and Big5 into ([`PairTable`]), kept between calls up
+    /// to [`PAIR_OUT_KEPT`] bytes.
+    static PAIR_OUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+const PAIR_OUT_KEPT: usize = 1 << 20;
+
+/// The text that `decode` writes into this thread's [`PAIR_OUT`] from `len` bytes of GBK or
+/// Big5 (at most three bytes of UTF-8 for two of them, and eight written at a time), returning
+/// its length. (The bytes are UTF-8 by making: checked by simdutf8, several times faster than
+/// the standard library on Chinese text, then copied at their length.)
+fn decoding_into(len: usize, decode: impl FnOnce(&mut [u8]) -> Option<usize>) -> Option<String> {
+    let need = len / 2 * 3 + len % 2 + 8;
+    let mut out = PAIR_OUT.take();
+    if out.len() < need {
+        out.resize(need, 0);
+    }
+    let text = decode(&mut out)
+        .and_then(|len| simdutf8::basic::from_utf8(&out[..len]).ok())
+        .map(str::to_owned);
+    if out.len() <= PAIR_OUT_KEPT {
+        PAIR_OUT.set(out);
+    }
+    text
+}
+
+/// Where [`PairTable::decode_from`] stopped.
+enum Lines {
+    /// At the end: the length of the UTF-8 written.
+    Done(usize),
+    /// At a line (from byte `start`) whose first byte that is not ASCII may start a UTF-8
+    /// character, its ASCII before that byte written; the line's UTF-8 starts at `written`.
+    MayBeUtf8 { start: usize, written: usize },
+    /// At a code that is not one character ([`PairTable::NOT_ONE`]), or a lead byte ending the
+    /// text.
+    NotOne,
 }
 
 /// Lines of a file decoded together, and the byte of the file where they start.
@@ -1322,7 +1437,7 @@ mod tests {
     fn lines_decoded_in_runs_read_as_each_line_alone() {
         let gbk = encode("马８进７\n", Encoding::Gbk).into_owned();
         let big5 = encode("馬８進７\n", Encoding::Big5).into_owned();
-        let lines: [&[u8]; 12] = [
+        let lines: [&[u8]; 20] = [
             b"[Event \"x\"]\n",
             "1. 炮二平五 {好}\n".as_bytes(),
             &gbk,
@@ -1336,6 +1451,17 @@ mod tests {
             // 一 in GBK, valid UTF-8 (һ); Café in UTF-8.
             b"\xd2\xbb\n",
             "Caf\u{e9} \u{5e73}\n".as_bytes(),
+            // The same after ASCII, short and longer than eight bytes; a Greek line.
+            b"1. \xd2\xbb\n",
+            "12. 1234567 Caf\u{e9}\n".as_bytes(),
+            "\u{395}\u{3bb}\u{3bb}\u{3ac}\u{3b4}\u{3b1}\n".as_bytes(),
+            // A vertical tab (LF + 1) beside a LF; a long ASCII line; a code then ASCII.
+            b"\x0b\n",
+            b"a long line of ASCII, no code in it\n",
+            b"\xa4\x40 \xd2\xbb\n",
+            // Short lines kept in UTF-8 (among the last eight bytes, read one by one).
+            "\u{e9}\n".as_bytes(),
+            "\u{5e73}\n".as_bytes(),
         ];
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         for case in 0..4000 {
