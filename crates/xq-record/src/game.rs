@@ -78,19 +78,19 @@ impl Node {
     /// Sets the comment after the move.
     #[inline]
     pub fn set_comment(&mut self, comment: Option<String>) {
-        self.change_rare(|rare| rare.comment = comment);
+        self.change_rare(comment.is_some(), |rare| rare.comment = comment);
     }
 
     /// Takes the comment after the move away.
     pub fn take_comment(&mut self) -> Option<String> {
         let mut comment = None;
-        self.change_rare(|rare| comment = rare.comment.take());
+        self.change_rare(false, |rare| comment = rare.comment.take());
         comment
     }
 
     /// Adds `comment` after the comment after the move, on a line of its own.
     pub(crate) fn append_comment(&mut self, comment: String) {
-        self.change_rare(|rare| append_comment(&mut rare.comment, comment));
+        self.change_rare(true, |rare| append_comment(&mut rare.comment, comment));
     }
 
     /// Alternative lines: each starts with an alternative to this move.
@@ -120,13 +120,17 @@ impl Node {
 
     /// Replaces the alternative lines.
     pub fn set_variations(&mut self, variations: Vec<Vec<Node>>) {
-        self.change_rare(|rare| rare.variations = variations);
+        self.change_rare(!variations.is_empty(), |rare| {
+            rare.variations = variations;
+        });
     }
 
     /// Takes the alternative lines away.
     pub fn take_variations(&mut self) -> Vec<Vec<Node>> {
         let mut variations = Vec::new();
-        self.change_rare(|rare| variations = std::mem::take(&mut rare.variations));
+        self.change_rare(false, |rare| {
+            variations = std::mem::take(&mut rare.variations);
+        });
         variations
     }
 
@@ -138,7 +142,7 @@ impl Node {
     /// Sets the comment before the move.
     #[inline]
     pub fn set_before(&mut self, before: Option<String>) {
-        self.change_rare(|rare| rare.before = before);
+        self.change_rare(before.is_some(), |rare| rare.before = before);
     }
 
     /// The move as the record writes it when that is not a move notation (DhtmlXQ's four
@@ -150,7 +154,7 @@ impl Node {
     /// Sets the move as the record writes it when that is not a move notation.
     #[inline]
     pub fn set_written(&mut self, written: Option<String>) {
-        self.change_rare(|rare| rare.written = written);
+        self.change_rare(written.is_some(), |rare| rare.written = written);
     }
 
     /// The annotation glyphs of the move, as PGN writes them, in the order read, separated by
@@ -163,7 +167,7 @@ impl Node {
     /// Sets the annotation glyphs of the move.
     #[inline]
     pub fn set_glyphs(&mut self, glyphs: Option<String>) {
-        self.change_rare(|rare| rare.glyphs = glyphs);
+        self.change_rare(glyphs.is_some(), |rare| rare.glyphs = glyphs);
     }
 
     /// Adds a glyph after the move's others.
@@ -175,11 +179,11 @@ impl Node {
         self.set_glyphs(Some(glyphs));
     }
 
-    /// Changes the rare parts with `change`, keeping them `None` when none is there (so that
-    /// equal nodes compare equal however they were made, and setting nothing allocates
-    /// nothing).
+    /// Changes the rare parts with `change`, which `adds` something (else a node without rare
+    /// parts is left as it is: nothing is made, nor allocated), keeping them `None` when none is
+    /// left (so that equal nodes compare equal however they were made).
     #[inline]
-    fn change_rare(&mut self, change: impl FnOnce(&mut Rare)) {
+    fn change_rare(&mut self, adds: bool, change: impl FnOnce(&mut Rare)) {
         match &mut self.rare {
             Some(rare) => {
                 change(rare);
@@ -187,13 +191,12 @@ impl Node {
                     self.rare = None;
                 }
             }
-            None => {
-                let mut rare = Rare::default();
+            None if adds => {
+                let mut rare = Box::<Rare>::default();
                 change(&mut rare);
-                if !rare.is_empty() {
-                    self.rare = Some(Box::new(rare));
-                }
+                self.rare = Some(rare);
             }
+            None => {}
         }
     }
 }
