@@ -655,8 +655,8 @@ fn build(
         let step = first + i;
         let mut node = Node::coord(w.m);
         node.set_written(Some(w.digits.clone()));
-        node.source_offset = Some(w.at);
-        node.source_line = Some(w.line);
+        node.set_source_offset(Some(w.at));
+        node.set_source_line(Some(w.line));
         node.set_comment(comment_of(id, step));
         let leaving = branches.leaving.get(&(id, step));
         if leaving.is_some() {
@@ -680,7 +680,7 @@ fn build(
 /// Every move's place moved by `base` bytes (where the record starts in the text read).
 fn offset_moves(line: &mut [Node], base: usize) {
     for node in line {
-        node.source_offset = node.source_offset.map(|at| at + base);
+        node.set_source_offset(node.source_offset().map(|at| at + base));
         for v in node.variations_mut() {
             offset_moves(v, base);
         }
@@ -882,7 +882,7 @@ mod tests {
         }
         // The main line's two moves and branches 1 to 82, one move each.
         assert_eq!(count(&game.moves), 2 + 82);
-        let lines: Vec<_> = game.moves.iter().map(|n| n.source_line).collect();
+        let lines: Vec<_> = game.moves.iter().map(|n| n.source_line()).collect();
         assert_eq!(lines, [Some(2), Some(3)]);
     }
 

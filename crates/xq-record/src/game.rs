@@ -4,12 +4,14 @@ pub use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use xq_core::Move;
 
+use std::num::{NonZeroU32, NonZeroUsize};
+
 /// One move in a record and what hangs on it.
 ///
 /// What most moves of most records do not have (a comment after the move, alternative lines, a
 /// comment before it, a text that is not a notation, annotation glyphs: [`Node::comment`],
 /// [`Node::variations`], [`Node::before`], [`Node::written`], [`Node::glyphs`]) stands apart,
-/// behind one pointer that is null when the node has none of them: a node is 64 bytes rather
+/// behind one pointer that is null when the node has none of them: a node is 48 bytes rather
 /// than 152, which an archive of games read into memory holds millions of, and which reading
 /// moves, copies and drops once per move. The move's text is held in the node (a
 /// [`CompactString`]: up to 24 bytes, any move of any notation, without an allocation; it reads
@@ -22,12 +24,11 @@ pub struct Node {
     pub text: Option<CompactString>,
     /// The move as coordinates: given by binary records, or found by replaying the text.
     pub m: Option<Move>,
-    /// Where the move stands in the source: its line (text records), 1-based.
-    pub source_line: Option<u32>,
-    /// Where the move's text starts in the source (text records): its byte offset in the file
-    /// as stored for games read by [`read`](crate::read) and [`GameStream`](crate::GameStream),
-    /// in the text read for games of the text readers called directly.
-    pub source_offset: Option<usize>,
+    /// Where the move stands in the source ([`Node::source_line`]), 1-based.
+    line: Option<NonZeroU32>,
+    /// Where the move's text starts in the source ([`Node::source_offset`]), plus one (an
+    /// offset in eight bytes, as a line in four: none costs no room).
+    offset: Option<NonZeroUsize>,
     /// What few nodes have; `None` when the node has none of it (so that equal nodes compare
     /// equal however they were made).
     rare: Option<Box<Rare>>,
@@ -68,6 +69,29 @@ impl Node {
             text: Some(CompactString::new(text)),
             ..Node::default()
         }
+    }
+
+    /// Where the move stands in the source: its line (text records), 1-based.
+    pub fn source_line(&self) -> Option<u32> {
+        self.line.map(NonZeroU32::get)
+    }
+
+    /// Sets the line the move stands on (1-based: a line 0 is none).
+    pub fn set_source_line(&mut self, line: Option<u32>) {
+        self.line = line.and_then(NonZeroU32::new);
+    }
+
+    /// Where the move's text starts in the source (text records): its byte offset in the file
+    /// as stored for games read by [`read`](crate::read) and [`GameStream`](crate::GameStream),
+    /// in the text read for games of the text readers called directly.
+    pub fn source_offset(&self) -> Option<usize> {
+        self.offset.map(|at| at.get() - 1)
+    }
+
+    /// Sets where the move's text starts in the source (an offset of `usize::MAX`, which no
+    /// text reaches, is none).
+    pub fn set_source_offset(&mut self, offset: Option<usize>) {
+        self.offset = offset.and_then(|at| NonZeroUsize::new(at.wrapping_add(1)));
     }
 
     /// The comment after the move.
@@ -809,7 +833,7 @@ mod tests {
     #[test]
     fn a_node_is_small_and_its_rare_parts_read_back() {
         #[cfg(target_pointer_width = "64")]
-        assert_eq!(size_of::<Node>(), 64);
+        assert_eq!(size_of::<Node>(), 48);
         // A move's text is held in the node, whatever its notation (the longest: a traditional
         // Chinese move with a full-width digit, 12 bytes; a token with its marks, more).
         for text in [
@@ -849,6 +873,25 @@ mod tests {
         assert_eq!(node.take_variations().len(), 1);
         assert_eq!(node, Node::text("h2e2"));
         assert!(node.rare.is_none());
+    }
+
+    #[test]
+    fn a_nodes_place_in_its_source_reads_back() {
+        let mut node = Node::text("h2e2");
+        assert_eq!((node.source_line(), node.source_offset()), (None, None));
+        for (line, offset) in [(1, 0), (7, 12_345), (u32::MAX, usize::MAX - 1)] {
+            node.set_source_line(Some(line));
+            node.set_source_offset(Some(offset));
+            assert_eq!(node.source_line(), Some(line));
+            assert_eq!(node.source_offset(), Some(offset));
+        }
+        // Lines count from 1; no text reaches the last offset.
+        node.set_source_line(Some(0));
+        node.set_source_offset(Some(usize::MAX));
+        assert_eq!((node.source_line(), node.source_offset()), (None, None));
+        node.set_source_offset(Some(3));
+        node.set_source_offset(None);
+        assert_eq!(node, Node::text("h2e2"));
     }
 
     #[test]

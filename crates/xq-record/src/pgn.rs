@@ -1096,8 +1096,8 @@ impl<'a> PgnReader<'a> {
                         continue;
                     }
                     let mut node = Node::text(mv);
-                    node.source_line = Some(line);
-                    node.source_offset = Some(at);
+                    node.set_source_line(Some(line));
+                    node.set_source_offset(Some(at));
                     node.set_before(pending.take());
                     if !marks.is_empty() {
                         node.add_glyph(marks);
@@ -1577,7 +1577,7 @@ impl<'a> PgnReader<'a> {
             return false;
         }
         let Some(end) = last
-            .and_then(|n| Some(n.source_offset? + n.text.as_ref()?.len()))
+            .and_then(|n| Some(n.source_offset()? + n.text.as_ref()?.len()))
             .filter(|&end| end <= start)
         else {
             return false;
@@ -2010,7 +2010,7 @@ fn heading_words(line: &[Node]) -> Option<String> {
         .collect::<Option<Vec<&str>>>()?;
     Some(format!(
         "the words before the first move number (line {}), a heading, not moves: {}",
-        first.source_line.unwrap_or(0),
+        first.source_line().unwrap_or(0),
         words.join(" ")
     ))
 }
@@ -2573,7 +2573,7 @@ mod tests {
         let var = &g.moves[2].variations()[0];
         assert_eq!(texts(var), ["兵七进一", "卒７进１"]);
         assert_eq!(var[0].comment(), Some("the other way"));
-        assert_eq!(g.moves[4].source_line, Some(7));
+        assert_eq!(g.moves[4].source_line(), Some(7));
         let second = games[1].as_ref().unwrap();
         assert_eq!(second.tag("Event"), Some("second"));
         assert_eq!(second.tag("Result"), Some("*"));
@@ -2663,7 +2663,7 @@ mod tests {
         assert_eq!(first.unread.len(), 1);
         assert!(first.unread[0].contains("(line 4)"), "{:?}", first.unread);
         assert_eq!(first.moves[2].comment(), Some("c"));
-        assert_eq!(games[2].as_ref().unwrap().moves[0].source_line, Some(6));
+        assert_eq!(games[2].as_ref().unwrap().moves[0].source_line(), Some(6));
         assert_eq!(read("1、h2e2 h9g7\n\n1、c3c4 *\n").len(), 2);
         // Black's move 1 continued, a blank line inside a comment or a variation: one game.
         for one in [
@@ -2754,14 +2754,14 @@ mod tests {
         assert_eq!(first.tag("Game"), Some("Chinese Chess"));
         assert_eq!(first.tag("Result"), Some("1-0"));
         assert_eq!(texts(&first.moves), ["h2e2", "h9g7"]);
-        assert_eq!(first.moves[0].source_line, Some(1));
+        assert_eq!(first.moves[0].source_line(), Some(1));
         let second = games[1].as_ref().unwrap();
         assert_eq!(second.tag("Event"), Some("A"));
         assert_eq!(second.tag("Red"), Some("B \"C\""));
         assert_eq!(second.tag("Black"), Some("D"));
         assert_eq!(second.comment.as_deref(), Some("note"));
         assert_eq!(texts(&second.moves), ["h2e2"]);
-        assert_eq!(second.moves[0].source_line, Some(4));
+        assert_eq!(second.moves[0].source_line(), Some(4));
     }
 
     /// Whether `game` says, among what it could not read, something holding `what`.

@@ -176,8 +176,8 @@ impl Place<'_> {
             return;
         }
         for node in line {
-            if let Some(pos) = node.source_offset {
-                node.source_offset = Some(self.offset(text, pos, encoding));
+            if let Some(pos) = node.source_offset() {
+                node.set_source_offset(Some(self.offset(text, pos, encoding)));
             }
             for variation in node.variations_mut() {
                 self.locate_moves(variation, text, encoding);
@@ -190,7 +190,7 @@ impl Place<'_> {
 /// file.
 fn unplace_moves(line: &mut [Node]) {
     for node in line {
-        node.source_offset = None;
+        node.set_source_offset(None);
         for variation in node.variations_mut() {
             unplace_moves(variation);
         }
@@ -201,8 +201,8 @@ fn unplace_moves(line: &mut [Node]) {
 /// from byte `by` on (see [`Place::offset`]).
 fn shift_moves(line: &mut [Node], by: usize) {
     for node in line {
-        if let Some(pos) = &mut node.source_offset {
-            *pos += by;
+        if let Some(pos) = node.source_offset() {
+            node.set_source_offset(Some(pos + by));
         }
         for variation in node.variations_mut() {
             shift_moves(variation, by);

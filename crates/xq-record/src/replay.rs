@@ -492,8 +492,8 @@ fn walk(
                         .unwrap_or_default(),
                     message,
                     fen: pos.fen(),
-                    source_line: node.source_line,
-                    source_offset: node.source_offset,
+                    source_line: node.source_line(),
+                    source_offset: node.source_offset(),
                     variation: path.clone(),
                 });
                 failed = true;

@@ -1051,7 +1051,7 @@ mod tests {
             while let Some(line) = lines.pop() {
                 for node in line {
                     if let Some(digits) = node.written() {
-                        let at = node.source_offset.unwrap();
+                        let at = node.source_offset().unwrap();
                         assert_eq!(&bytes[at..at + 4], digits.as_bytes());
                         placed += 1;
                     }
@@ -1220,7 +1220,7 @@ mod tests {
         // 6, and the last game's second move is on its line 5.
         let read = format::read(text.as_bytes(), Some("pgn"), ReadOptions::default()).unwrap();
         let last = read.games.last().unwrap().as_ref().unwrap();
-        assert_eq!(last.moves[1].source_line, Some(4 + 4 * 6 + 5));
+        assert_eq!(last.moves[1].source_line(), Some(4 + 4 * 6 + 5));
     }
 
     /// GBK games appended to UTF-8 ones, the encoding told from the bytes: after the first GBK
@@ -1534,10 +1534,10 @@ mod tests {
         }
         let gbk = encoding_rs::GBK.encode(&text).0.into_owned();
         let offsets = |game: &Game| {
-            let main = game.moves.iter().map(|n| n.source_offset);
+            let main = game.moves.iter().map(|n| n.source_offset());
             let variation = game.moves[0].variations()[0]
                 .iter()
-                .map(|n| n.source_offset);
+                .map(|n| n.source_offset());
             main.chain(variation).collect::<Vec<_>>()
         };
         for (bytes, costs) in [(gbk, true), (text.into_bytes(), false)] {
@@ -1814,7 +1814,7 @@ mod tests {
         while let Some(line) = lines.pop() {
             for node in line {
                 let text = node.text.as_deref().unwrap();
-                let at = node.source_offset.unwrap();
+                let at = node.source_offset().unwrap();
                 let there = &bytes[at..(at + 4 * text.len()).min(bytes.len())];
                 let read = decoding.decode_without_bom_handling(there).0;
                 assert!(

@@ -74,8 +74,8 @@ fn moves_into(game: &mut Game, text: &str, line: u32, at: usize) {
             continue;
         }
         let mut node = Node::text(bare);
-        node.source_line = Some(line);
-        node.source_offset = Some(at + word_at + (word.len() - bare.len() - marks.len()));
+        node.set_source_line(Some(line));
+        node.set_source_offset(Some(at + word_at + (word.len() - bare.len() - marks.len())));
         if !marks.is_empty() {
             node.add_glyph(marks);
         }
