@@ -2104,10 +2104,23 @@ pub(crate) fn strip_move_number(token: &str) -> Option<&str> {
 /// [`strip_move_number`] for a token that starts with a digit.
 fn strip_number(token: &str) -> Option<&str> {
     // Counted by bytes: an ASCII digit is one byte, and no byte of another character is one.
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = &token[digits..];
+    let bytes = token.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
     // ASCII dots first, by their bytes (as nearly every record writes them), then the others.
-    let dots = rest.bytes().take_while(|&b| b == b'.').count();
+    let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
+    match bytes.get(digits + dots) {
+        // A move number alone (`12.`), as nearly every record writes one.
+        None if dots > 0 => None,
+        Some(&b) if dots > 0 && b < 0x80 && !b.is_ascii_digit() => Some(&token[digits + dots..]),
+        _ => strip_number_otherwise(token, digits, dots),
+    }
+}
+
+/// [`strip_number`] for the rest: digits without a dot, dots that are not ASCII, a number
+/// followed by a digit.
+#[cold]
+fn strip_number_otherwise(token: &str, digits: usize, dots: usize) -> Option<&str> {
+    let rest = &token[digits..];
     let mut stripped = &rest[dots..];
     if stripped.as_bytes().first().is_some_and(|&b| b >= 0x80) {
         stripped = stripped.trim_start_matches(['.', '．', '…', '、']);
@@ -3745,6 +3758,23 @@ mod tests {
         assert_eq!(strip_move_number("12.44.3"), Some("44.3"));
         assert_eq!(strip_move_number("12.5"), Some("12.5"));
         assert_eq!(strip_move_number("12.x"), Some("x"));
+        assert_eq!(strip_move_number("12．"), None);
+        // The quick answers (a number alone, a number then ASCII) are the general ones.
+        for token in [
+            "12.",
+            "1.h2e2",
+            "7.C2.5",
+            "3...",
+            "12.x",
+            "9.+",
+            "12．",
+            "12.、炮二平五",
+        ] {
+            let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+            let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
+            let general = strip_number_otherwise(token, digits, dots);
+            assert_eq!(strip_number(token), general, "{token}");
+        }
         let game = read("[FEN \"5k3/9/9/9/9/9/3pp4/3pp4/3p5/R3K4 w - - 0 1\"]\n1. R9+1 44.3 *\n");
         assert_eq!(texts(&game[0].as_ref().unwrap().moves), ["R9+1", "44.3"]);
     }
