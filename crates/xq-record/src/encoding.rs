@@ -512,12 +512,11 @@ impl TextDecoder {
             // A file in GBK or Big5 (the line rule below, in one pass: see
             // `PairTable::decode_lines`); not at a byte-order mark starting the file, which the
             // rule drops or keeps by how its line reads.
-            let table = PairTable::of(self.encoding)?;
-            let mark = at_start && encoding_rs::Encoding::for_bom(bytes).is_some();
-            if mark {
+            if at_start && encoding_rs::Encoding::for_bom(bytes).is_some() {
                 return None;
             }
-            table.decode_lines(bytes, |line| self.keeps_utf8(line))
+            PairTable::of(self.encoding)?
+                .decode_lines(bytes, |line, first| self.utf8_line(line, first).is_some())
         };
         let mut text = if simple {
             self.decode_piece(bytes, self.encoding, at_start, origin, replaced)
@@ -542,19 +541,10 @@ impl TextDecoder {
                 let (end, non_ascii) = scan_line(bytes, start);
                 at = end;
                 let line = &bytes[start..end];
-                // A line whose bytes from its first that is not ASCII on are UTF-8 is UTF-8.
-                // (A GBK or Big5 line is told at once, mostly: UTF-8 starts a character that is
-                // not ASCII with a byte from C2 to F4, then a byte from 80 to BF.)
                 let utf8 = match non_ascii {
                     None if run.is_some() => continue,
                     None => std::str::from_utf8(line).ok(),
-                    Some(i) => match bytes[i..end] {
-                        [0xC2..=0xF4, 0x80..=0xBF, ..] => std::str::from_utf8(&bytes[i..end])
-                            .ok()
-                            .and_then(|_| std::str::from_utf8(line).ok())
-                            .filter(|_| self.keeps_utf8(line)),
-                        _ => None,
-                    },
+                    Some(i) => self.utf8_line(line, i - start),
                 };
                 match utf8 {
                     Some(s) => {
@@ -619,16 +609,29 @@ impl TextDecoder {
     /// several scripts (一, D2 BB, is Cyrillic һ; 叶伟 Ҷΰ, Cyrillic and Greek; 石强 ʯǿ, IPA and
     /// Latin), while text in UTF-8 is the letters of its alphabet (Café, Müller, Иванов,
     /// Phương), or Chinese, whose characters are of three bytes.
-    fn keeps_utf8(&self, line: &[u8]) -> bool {
+    fn keeps_utf8(&self, line: &str) -> bool {
         let Some(legacy) = self.legacy else {
             return true;
         };
-        line.iter().any(|&b| b >= 0xE0)
-            || std::str::from_utf8(line).is_ok_and(plausible_two_byte_text)
+        line.bytes().any(|b| b >= 0xE0)
+            || plausible_two_byte_text(line)
             || legacy
                 .decoder()
-                .decode_without_bom_handling_and_without_replacement(line)
+                .decode_without_bom_handling_and_without_replacement(line.as_bytes())
                 .is_none()
+    }
+
+    /// `line`, whose first byte that is not ASCII is its byte `first`, as UTF-8 if it is read as
+    /// UTF-8 in this file: if it is UTF-8 and [`TextDecoder::keeps_utf8`] says so. (A GBK or
+    /// Big5 line is told at once, mostly: UTF-8 starts a character that is not ASCII with a byte
+    /// from C2 to F4, then a byte from 80 to BF.)
+    fn utf8_line<'b>(&self, line: &'b [u8], first: usize) -> Option<&'b str> {
+        if !matches!(line.get(first..), Some([0xC2..=0xF4, 0x80..=0xBF, ..])) {
+            return None;
+        }
+        std::str::from_utf8(line)
+            .ok()
+            .filter(|text| self.keeps_utf8(text))
     }
 
     /// Decodes `run`, lines of `bytes` that are not UTF-8, in the legacy encoding (told from
@@ -807,20 +810,25 @@ impl PairTable {
     /// `src`, whole lines of a file in this table's encoding, decoded as
     /// [`TextDecoder::decode`] decodes the lines of such a file one by one: a line whose first
     /// byte that is not ASCII may start a UTF-8 character (C2–F4, then 80–BF) is kept as it is
-    /// if it is UTF-8 and `keeps_utf8` says so; every other line is decoded. In one pass over
+    /// if `utf8_line` says so (given the line and where that byte stands in it, as
+    /// [`TextDecoder::utf8_line`] takes them); every other line is decoded. In one pass over
     /// the bytes (the lines are found as the ASCII between codes is copied), where telling the
     /// lines first took a pass of its own. `None` where [`PairTable::decode`] gives none.
-    fn decode_lines(&self, src: &[u8], keeps_utf8: impl Fn(&[u8]) -> bool) -> Option<String> {
+    fn decode_lines(&self, src: &[u8], utf8_line: impl Fn(&[u8], usize) -> bool) -> Option<String> {
         decoding_into(src.len(), |out| {
             let (mut at, mut len) = (0, 0);
             loop {
                 match self.decode_from::<true>(src, at, out, len) {
                     Lines::Done(end) => return Some(end),
                     Lines::NotOne => return None,
-                    Lines::MayBeUtf8 { start, written } => {
+                    Lines::MayBeUtf8 {
+                        start,
+                        first,
+                        written,
+                    } => {
                         let (end, _) = scan_line(src, start);
                         let line = &src[start..end];
-                        len = if std::str::from_utf8(line).is_ok() && keeps_utf8(line) {
+                        len = if utf8_line(line, first - start) {
                             out[written..written + line.len()].copy_from_slice(line);
                             written + line.len()
                         } else {
@@ -902,6 +910,7 @@ impl PairTable {
                 if let [0xC2..=0xF4, 0x80..=0xBF, ..] = src[at..] {
                     return Lines::MayBeUtf8 {
                         start: line_start,
+                        first: at,
                         written: len - (at - line_start),
                     };
                 }
@@ -957,9 +966,14 @@ fn decoding_into(len: usize, decode: impl FnOnce(&mut [u8]) -> Option<usize>) ->
 enum Lines {
     /// At the end: the length of the UTF-8 written.
     Done(usize),
-    /// At a line (from byte `start`) whose first byte that is not ASCII may start a UTF-8
-    /// character, its ASCII before that byte written; the line's UTF-8 starts at `written`.
-    MayBeUtf8 { start: usize, written: usize },
+    /// At a line (from byte `start`) whose first byte that is not ASCII (byte `first`) may
+    /// start a UTF-8 character, its ASCII before that byte written; the line's UTF-8 starts at
+    /// `written`.
+    MayBeUtf8 {
+        start: usize,
+        first: usize,
+        written: usize,
+    },
     /// At a code that is not one character ([`PairTable::NOT_ONE`]), or a lead byte ending the
     /// text.
     NotOne,
@@ -1417,7 +1431,7 @@ mod tests {
         for line in bytes.split_inclusive(|&b| b == b'\n') {
             let utf8 = std::str::from_utf8(line)
                 .ok()
-                .filter(|_| line.is_ascii() || decoder.keeps_utf8(line));
+                .filter(|text| line.is_ascii() || decoder.keeps_utf8(text));
             if let Some(s) = utf8 {
                 text.push_str(if first {
                     s.trim_start_matches('\u{feff}')
