@@ -136,10 +136,7 @@ impl Node {
 
     /// Adds an alternative line after the others.
     pub fn add_variation(&mut self, line: Vec<Node>) {
-        self.rare
-            .get_or_insert_with(Box::default)
-            .variations
-            .push(line);
+        self.change_rare(true, |rare| rare.variations.push(line));
     }
 
     /// Replaces the alternative lines.
