@@ -65,6 +65,11 @@ pub fn visible_path(path: &std::path::Path) -> String {
     {
         use std::os::unix::ffi::OsStrExt;
         let bytes = path.as_os_str().as_bytes();
+        // (Nearly every path is UTF-8: told at once, where chunks are looked for character by
+        // character.)
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return visible(text).into_owned();
+        }
         let mut out = String::with_capacity(bytes.len());
         for chunk in bytes.utf8_chunks() {
             out.push_str(&visible(chunk.valid()));
@@ -154,5 +159,12 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let path = std::path::Path::new(std::ffi::OsStr::from_bytes(b"a\xff\x1b.pgn"));
         assert_eq!(visible_path(path), "a\\xff\\u{1b}.pgn");
+        // A path that is UTF-8 (the quick way) escapes its controls all the same.
+        let path = std::path::Path::new("棋\u{1b}]0;x\u{7}/對局\u{202e}.pgn");
+        assert_eq!(visible_path(path), "棋\\u{1b}]0;x\\u{7}/對局\\u{202e}.pgn");
+        assert_eq!(
+            visible_path(std::path::Path::new("對局/1.pgn")),
+            "對局/1.pgn"
+        );
     }
 }

@@ -148,8 +148,12 @@ fn report_checked(
         Checked::Large => check_large(input, options, readers, pool, report, bar)?,
         Checked::Done(result) => report.file(input, result)?,
     }
-    bar.inc(1);
-    bar.set_message(format!("{} games", report.summary.games));
+    // (A hidden bar, as with --quiet or when stderr is no terminal, is not told: its count and
+    // a message made for every file cost more than telling the file's games.)
+    if !bar.is_hidden() {
+        bar.inc(1);
+        bar.set_message(format!("{} games", report.summary.games));
+    }
     Ok(())
 }
 
@@ -401,7 +405,9 @@ fn check_large(
             for game in &games {
                 report.game(&input.display, format, encoding, game)?;
             }
-            bar.set_message(format!("{} games", report.summary.games));
+            if !bar.is_hidden() {
+                bar.set_message(format!("{} games", report.summary.games));
+            }
             Ok(())
         },
     )?;
