@@ -4,7 +4,10 @@
 //! * readers (more than there are cores: with a cold page cache a file read waits on the disk,
 //!   and only reads in flight keep it busy) read the files ahead, in input order, each whole into
 //!   memory — its length is what the read returns, no `stat` first — but no more than
-//!   [`LARGE`] bytes: a larger file is left to be streamed when its turn comes;
+//!   [`LARGE`] bytes: a larger file is left to be streamed when its turn comes. Each takes the
+//!   files a few at a time ([`IN_FLIGHT`]), opens them and asks the kernel for their pages at once
+//!   (`posix_fadvise(WILLNEED)`, which starts the disk reads without waiting for them), then reads
+//!   them in order: many reads are in flight, without a thread waiting on each;
 //! * workers (one per core) decode, parse and replay what the readers bring, each with its own
 //!   notation reader, and free it;
 //! * the calling thread only hands results to the sink, in input order, as soon as the next one
@@ -35,6 +38,13 @@ pub(crate) const LARGE: u64 = 4 << 20;
 const FIRST_READ: usize = 8 << 10;
 /// How many files the readers may be ahead of the sink.
 const AHEAD: usize = 512;
+/// How many files the readers hold open at most, their pages asked for ahead of reading them,
+/// shared among the readers (each takes its share of files at a time). On a cold page cache,
+/// with 8 readers, 128 gave 1.7 times the files a second of one file a reader (31,060 CCPD files
+/// in 1.07 s against 1.87 s, medians of 5; 64 gave 1.14 s), and no difference warm. Well below
+/// the usual limit of open files (1,024), and a file that cannot be opened ahead is opened again
+/// when it is read, so that only that answer counts.
+const IN_FLIGHT: usize = 128;
 /// How many bytes read but not yet replayed the readers may hold (one file more is always let
 /// through, so that the next file to report is never held back).
 const BUDGET: usize = 64 << 20;
@@ -61,13 +71,16 @@ pub(crate) enum Loaded {
 }
 
 impl Loaded {
-    /// Reads `path` whole, or finds it large.
-    fn read(path: &Path) -> Loaded {
+    /// Reads `path` whole, or finds it large: from `opened`, the file opened ahead if it could
+    /// be, else opened now.
+    fn read(path: &Path, opened: Option<std::fs::File>) -> Loaded {
         // Room for a whole record file of the usual size, so that it is read in one call (and one
         // more that finds the end): from an empty vector, `read_to_end` reads 32 bytes, then
         // doubles, seven calls for a 1 KiB file. The length is not asked first (one call more).
         let mut bytes = Vec::with_capacity(FIRST_READ);
-        let read = open(path).and_then(|file| file.take(LARGE + 1).read_to_end(&mut bytes));
+        let read = opened
+            .map_or_else(|| open(path), Ok)
+            .and_then(|file| file.take(LARGE + 1).read_to_end(&mut bytes));
         match read {
             Err(e) => Loaded::Failed(e),
             Ok(n) if n as u64 > LARGE => Loaded::Large,
@@ -131,6 +144,20 @@ fn open(path: &Path) -> io::Result<std::fs::File> {
 fn open(path: &Path) -> io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
+
+/// Whether [`will_need`] starts reading a file's pages here: else files are opened one at a time,
+/// as they are read.
+const ADVISES: bool = cfg!(any(target_os = "linux", target_os = "android"));
+
+/// Asks the kernel to read `file`'s pages into the page cache without waiting for them
+/// (`posix_fadvise(WILLNEED)`): a hint only, whose failure changes nothing but the speed.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn will_need(file: &std::fs::File) {
+    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::WillNeed);
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn will_need(_: &std::fs::File) {}
 
 /// Where the sink is, for the readers to keep their distance.
 struct Gate {
@@ -221,6 +248,8 @@ pub(crate) fn for_each_file<T: Send>(
     }
     let workers = workers.clamp(1, n);
     let io_threads = (workers * 4).clamp(4, 16).min(n);
+    // The files each reader takes at a time.
+    let at_once = if ADVISES { IN_FLIGHT / io_threads } else { 1 };
     let gate = Gate {
         state: Mutex::new(GateState {
             written: 0,
@@ -241,22 +270,43 @@ pub(crate) fn for_each_file<T: Send>(
             let load_tx = load_tx.clone();
             let (gate, next) = (&gate, &next);
             s.spawn(move || {
-                loop {
-                    let taken = next.lock().unwrap_or_else(PoisonError::into_inner).next();
-                    let Some((i, input)) = taken else {
+                let mut taken: Vec<(usize, Input)> = Vec::with_capacity(at_once);
+                let mut opened = Vec::with_capacity(at_once);
+                'taking: loop {
+                    taken.extend(
+                        next.lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .by_ref()
+                            .take(at_once),
+                    );
+                    let Some(&(first, _)) = taken.first() else {
                         break;
                     };
-                    if !gate.wait_for(i) {
+                    if !gate.wait_for(first) {
                         break;
                     }
-                    let loaded = Loaded::read(&input.path);
-                    let len = loaded.len();
-                    gate.update(|state| {
-                        state.held += len;
-                        false
-                    });
-                    if load_tx.send((i, input, loaded)).is_err() {
-                        break;
+                    // (Opened together only where their reads are started together.)
+                    if at_once > 1 {
+                        opened.extend(
+                            taken
+                                .iter()
+                                .map(|(_, input)| open(&input.path).ok().inspect(will_need)),
+                        );
+                    }
+                    opened.resize_with(taken.len(), || None);
+                    for ((i, input), file) in taken.drain(..).zip(opened.drain(..)) {
+                        if !gate.wait_for(i) {
+                            break 'taking;
+                        }
+                        let loaded = Loaded::read(&input.path, file);
+                        let len = loaded.len();
+                        gate.update(|state| {
+                            state.held += len;
+                            false
+                        });
+                        if load_tx.send((i, input, loaded)).is_err() {
+                            break 'taking;
+                        }
                     }
                 }
             });
@@ -635,19 +685,35 @@ mod tests {
             std::fs::write(d.join("x.txt"), n).unwrap();
         }
         for (d, n) in [(&a, "1"), (&a, "1"), (&b, "2"), (&a, "1")] {
-            assert_eq!(content(Loaded::read(&d.join("x.txt"))), n);
+            assert_eq!(content(Loaded::read(&d.join("x.txt"), None)), n);
         }
-        assert_eq!(content(Loaded::read(&a.join("none.txt"))), "failed");
+        assert_eq!(content(Loaded::read(&a.join("none.txt"), None)), "failed");
         std::fs::remove_dir_all(&a).unwrap();
         std::fs::create_dir(&a).unwrap();
         std::fs::write(a.join("y.txt"), "3").unwrap();
-        assert_eq!(content(Loaded::read(&a.join("y.txt"))), "3");
-        assert_eq!(content(Loaded::read(&a.join("x.txt"))), "failed");
+        assert_eq!(content(Loaded::read(&a.join("y.txt"), None)), "3");
+        assert_eq!(content(Loaded::read(&a.join("x.txt"), None)), "failed");
         // A name alone (the current directory's) is read by its path.
         assert_eq!(
-            content(Loaded::read(Path::new("no-such-file.txt"))),
+            content(Loaded::read(Path::new("no-such-file.txt"), None)),
             "failed"
         );
+    }
+
+    /// A file opened ahead is read from that handle (what it held when opened, even if its name
+    /// has been given to another file since); one that could not be opened ahead is opened when
+    /// it is read, whose answer is the one that counts.
+    #[test]
+    fn a_file_opened_ahead_is_read_from_its_handle() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.txt");
+        std::fs::write(&path, "1").unwrap();
+        let ahead = open(&path).unwrap();
+        let other = dir.path().join("y.txt");
+        std::fs::write(&other, "2").unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert_eq!(content(Loaded::read(&path, Some(ahead))), "1");
+        assert_eq!(content(Loaded::read(&path, None)), "2");
     }
 
     #[test]
@@ -655,11 +721,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("big.pgn");
         std::fs::write(&path, vec![b' '; LARGE as usize + 1]).unwrap();
-        assert!(matches!(Loaded::read(&path), Loaded::Large));
+        assert!(matches!(Loaded::read(&path, None), Loaded::Large));
         std::fs::write(&path, vec![b' '; LARGE as usize]).unwrap();
-        assert!(matches!(Loaded::read(&path), Loaded::Bytes(b) if b.len() == LARGE as usize));
+        assert!(matches!(Loaded::read(&path, None), Loaded::Bytes(b) if b.len() == LARGE as usize));
         assert!(matches!(
-            Loaded::read(&dir.path().join("no")),
+            Loaded::read(&dir.path().join("no"), None),
             Loaded::Failed(_)
         ));
     }
