@@ -149,11 +149,19 @@ fn open(path: &Path) -> io::Result<std::fs::File> {
 /// as they are read.
 const ADVISES: bool = cfg!(any(target_os = "linux", target_os = "android"));
 
-/// Asks the kernel to read `file`'s pages into the page cache without waiting for them
-/// (`posix_fadvise(WILLNEED)`): a hint only, whose failure changes nothing but the speed.
+/// Asks the kernel to read the pages of `file` that [`Loaded::read`] reads (up to one byte past
+/// [`LARGE`]) into the page cache without waiting for them (`posix_fadvise(WILLNEED)`): a hint
+/// only, whose failure changes nothing but the speed. (Not the whole file: a large one is
+/// streamed when its turn comes, read as it goes; asked for whole, one larger than the memory
+/// would push out of the page cache what it holds, its own first pages among them.)
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn will_need(file: &std::fs::File) {
-    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::WillNeed);
+    let _ = rustix::fs::fadvise(
+        file,
+        0,
+        std::num::NonZeroU64::new(LARGE + 1),
+        rustix::fs::Advice::WillNeed,
+    );
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
