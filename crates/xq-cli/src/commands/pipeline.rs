@@ -5,9 +5,11 @@
 //!   and only reads in flight keep it busy) read the files ahead, in input order, each whole into
 //!   memory — its length is what the read returns, no `stat` first — but no more than
 //!   [`LARGE`] bytes: a larger file is left to be streamed when its turn comes. Each takes the
-//!   files a few at a time ([`IN_FLIGHT`]), opens them and asks the kernel for their pages at once
+//!   files found in a directory a few at a time ([`IN_FLIGHT`] among them, fewer under a low limit
+//!   on open files), opens them and asks the kernel for their pages at once
 //!   (`posix_fadvise(WILLNEED)`, which starts the disk reads without waiting for them), then reads
-//!   them in order: many reads are in flight, without a thread waiting on each;
+//!   them in order: many reads are in flight, without a thread waiting on each. A file named on
+//!   the command line ends a reader's share and is opened only at its turn (it may be a FIFO);
 //! * workers (one per core) decode, parse and replay what the readers bring, each with its own
 //!   notation reader, and free it;
 //! * the calling thread only hands results to the sink, in input order, as soon as the next one
@@ -41,10 +43,30 @@ const AHEAD: usize = 512;
 /// How many files the readers hold open at most, their pages asked for ahead of reading them,
 /// shared among the readers (each takes its share of files at a time). On a cold page cache,
 /// with 8 readers, 128 gave 1.7 times the files a second of one file a reader (31,060 CCPD files
-/// in 1.07 s against 1.87 s, medians of 5; 64 gave 1.14 s), and no difference warm. Well below
-/// the usual limit of open files (1,024), and a file that cannot be opened ahead is opened again
-/// when it is read, so that only that answer counts.
+/// in 1.07 s against 1.87 s, medians of 5; 64 gave 1.14 s), and no difference warm. Fewer where
+/// the process may open few files ([`in_flight`]).
 const IN_FLIGHT: usize = 128;
+/// The open files left, under the process's limit, to all but the files opened ahead: the
+/// standard streams, the directories the readers hold, the file each reads at its turn, outputs.
+const FILES_KEPT: usize = 64;
+
+/// How many files the readers may hold open ahead, all together: [`IN_FLIGHT`], or half of what
+/// the limit on open files leaves after [`FILES_KEPT`], so that files opened ahead never take
+/// what a file opened at its turn, or an output, needs (with `ulimit -n 64`, files were reported
+/// unreadable, "Too many open files", that one file a reader at a time reads).
+fn in_flight() -> usize {
+    #[cfg(unix)]
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    #[cfg(not(unix))]
+    let limit = None;
+    in_flight_under(limit)
+}
+
+/// [`in_flight`] under a limit of `limit` open files (`None`: no limit).
+fn in_flight_under(limit: Option<u64>) -> usize {
+    let limit = limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    IN_FLIGHT.min(limit.saturating_sub(FILES_KEPT) / 2)
+}
 /// How many bytes read but not yet replayed the readers may hold (one file more is always let
 /// through, so that the next file to report is never held back).
 const BUDGET: usize = 64 << 20;
@@ -256,8 +278,13 @@ pub(crate) fn for_each_file<T: Send>(
     }
     let workers = workers.clamp(1, n);
     let io_threads = (workers * 4).clamp(4, 16).min(n);
-    // The files each reader takes at a time.
-    let at_once = if ADVISES { IN_FLIGHT / io_threads } else { 1 };
+    // The files each reader takes at a time (one, and none opened ahead, where the kernel is not
+    // asked for pages ahead, or too few files may be open for two a reader).
+    let at_once = if ADVISES {
+        (in_flight() / io_threads).max(1)
+    } else {
+        1
+    };
     let gate = Gate {
         state: Mutex::new(GateState {
             written: 0,
@@ -281,25 +308,35 @@ pub(crate) fn for_each_file<T: Send>(
                 let mut taken: Vec<(usize, Input)> = Vec::with_capacity(at_once);
                 let mut opened = Vec::with_capacity(at_once);
                 'taking: loop {
-                    taken.extend(
-                        next.lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .by_ref()
-                            .take(at_once),
-                    );
+                    {
+                        // A file named on the command line ends the reader's share: it may be
+                        // a FIFO, whose opening waits for its writer, who may be waiting for the
+                        // next one to be opened by another reader (as one file a reader at a
+                        // time lets it).
+                        let mut next = next.lock().unwrap_or_else(PoisonError::into_inner);
+                        while taken.len() < at_once
+                            && taken.last().is_none_or(|(_, input)| input.found)
+                            && let Some(file) = next.next()
+                        {
+                            taken.push(file);
+                        }
+                    }
                     let Some(&(first, _)) = taken.first() else {
                         break;
                     };
                     if !gate.wait_for(first) {
                         break;
                     }
-                    // (Opened together only where their reads are started together.)
+                    // (Opened together only where their reads are started together; only files
+                    // found in a directory, which were regular files then: a named one may be a
+                    // FIFO, opened only when its turn comes, as said above.)
                     if at_once > 1 {
-                        opened.extend(
-                            taken
-                                .iter()
-                                .map(|(_, input)| open(&input.path).ok().inspect(will_need)),
-                        );
+                        opened.extend(taken.iter().map(|(_, input)| {
+                            input
+                                .found
+                                .then(|| open(&input.path).ok().inspect(will_need))
+                                .flatten()
+                        }));
                     }
                     opened.resize_with(taken.len(), || None);
                     for ((i, input), file) in taken.drain(..).zip(opened.drain(..)) {
@@ -545,16 +582,21 @@ mod tests {
         }
     }
 
-    /// `n` files whose contents are their indices, and one missing file at the end.
+    /// `n` files whose contents are their indices, and one missing file at the end, as found in
+    /// a directory (opened ahead, a few at a time).
     fn files(dir: &Path, n: usize) -> Vec<Input> {
+        let found = |path| Input {
+            found: true,
+            ..input(path)
+        };
         let mut files: Vec<Input> = (0..n)
             .map(|i| {
                 let path = dir.join(format!("{i}.txt"));
                 std::fs::write(&path, i.to_string()).unwrap();
-                input(path)
+                found(path)
             })
             .collect();
-        files.push(input(dir.join("missing.txt")));
+        files.push(found(dir.join("missing.txt")));
         files
     }
 
@@ -706,6 +748,62 @@ mod tests {
             content(Loaded::read(Path::new("no-such-file.txt"), None)),
             "failed"
         );
+    }
+
+    #[test]
+    fn files_opened_ahead_stay_well_within_the_limit_on_open_files() {
+        assert_eq!(in_flight_under(None), IN_FLIGHT);
+        assert_eq!(in_flight_under(Some(1024)), IN_FLIGHT);
+        assert_eq!(in_flight_under(Some(320)), 128);
+        assert_eq!(in_flight_under(Some(150)), 43);
+        assert_eq!(in_flight_under(Some(65)), 0);
+        assert_eq!(in_flight_under(Some(0)), 0);
+        assert!(in_flight() <= IN_FLIGHT);
+    }
+
+    /// Files named on the command line are each a reader's share alone, and not opened ahead: a
+    /// FIFO waits to be opened until its writer opens it, and a writer filling them in another
+    /// order than they are named waits for the second to be opened while the first waits for it
+    /// (with both taken by one reader, neither was ever read). Files found in a directory around
+    /// them are read as usual.
+    #[cfg(all(unix, not(target_vendor = "apple")))]
+    #[test]
+    fn named_fifos_written_in_another_order_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let (p1, p2) = (dir.path().join("p1"), dir.path().join("p2"));
+        for p in [&p1, &p2] {
+            rustix::fs::mkfifoat(rustix::fs::CWD, p, rustix::fs::Mode::from_raw_mode(0o600))
+                .unwrap();
+        }
+        let writer = {
+            let (p1, p2) = (p1.clone(), p2.clone());
+            std::thread::spawn(move || {
+                std::fs::write(p2, "b").unwrap();
+                std::fs::write(p1, "a").unwrap();
+            })
+        };
+        let mut given = files(dir.path(), 3);
+        given.pop();
+        given.insert(1, input(p1));
+        given.push(input(p2));
+        let seen = within_a_minute(move || {
+            let readers = ReaderPool::new(2, Mode::Lenient);
+            let mut seen = Vec::new();
+            for_each_file(
+                given,
+                2,
+                &readers,
+                |_, _, loaded, _| content(loaded),
+                |_, text| {
+                    seen.push(text);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            seen
+        });
+        writer.join().unwrap();
+        assert_eq!(seen, ["0", "a", "1", "2", "b"]);
     }
 
     /// A file opened ahead is read from that handle (what it held when opened, even if its name
