@@ -305,8 +305,9 @@ pub(crate) fn for_each_file<T: Send>(
             let load_tx = load_tx.clone();
             let (gate, next) = (&gate, &next);
             s.spawn(move || {
-                let mut taken: Vec<(usize, Input)> = Vec::with_capacity(at_once);
-                let mut opened = Vec::with_capacity(at_once);
+                // The reader's share: each file, and its handle if it was opened ahead.
+                let mut taken: Vec<(usize, Input, Option<std::fs::File>)> =
+                    Vec::with_capacity(at_once);
                 'taking: loop {
                     {
                         // A file named on the command line ends the reader's share: it may be
@@ -315,13 +316,13 @@ pub(crate) fn for_each_file<T: Send>(
                         // time lets it).
                         let mut next = next.lock().unwrap_or_else(PoisonError::into_inner);
                         while taken.len() < at_once
-                            && taken.last().is_none_or(|(_, input)| input.found)
-                            && let Some(file) = next.next()
+                            && taken.last().is_none_or(|(_, input, _)| input.found)
+                            && let Some((i, input)) = next.next()
                         {
-                            taken.push(file);
+                            taken.push((i, input, None));
                         }
                     }
-                    let Some(&(first, _)) = taken.first() else {
+                    let Some(&(first, ..)) = taken.first() else {
                         break;
                     };
                     if !gate.wait_for(first) {
@@ -331,15 +332,12 @@ pub(crate) fn for_each_file<T: Send>(
                     // found in a directory, which were regular files then: a named one may be a
                     // FIFO, opened only when its turn comes, as said above.)
                     if at_once > 1 {
-                        opened.extend(taken.iter().map(|(_, input)| {
-                            input
-                                .found
-                                .then(|| open(&input.path).ok().inspect(will_need))
-                                .flatten()
-                        }));
+                        for (_, input, file) in taken.iter_mut().filter(|(_, input, _)| input.found)
+                        {
+                            *file = open(&input.path).ok().inspect(will_need);
+                        }
                     }
-                    opened.resize_with(taken.len(), || None);
-                    for ((i, input), file) in taken.drain(..).zip(opened.drain(..)) {
+                    for (i, input, file) in taken.drain(..) {
                         if !gate.wait_for(i) {
                             break 'taking;
                         }
