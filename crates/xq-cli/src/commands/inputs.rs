@@ -30,6 +30,10 @@ pub(crate) struct Input {
     pub(crate) relative: PathBuf,
     /// Whether the file was found in a directory (rather than named).
     pub(crate) found: bool,
+    /// Whether the file was a regular file when the walk met it (its listing's type, or a named
+    /// path's metadata): only such a file may be opened ahead of its turn (a FIFO's opening waits
+    /// for its writer).
+    pub(crate) regular: bool,
 }
 
 impl Input {
@@ -128,11 +132,12 @@ pub(crate) fn walk(paths: &[PathBuf], follow: bool, mut found: impl FnMut(Input)
                 };
                 walker.walk(path, Path::new(""));
             }
-            Ok(_) => found(Input {
+            Ok(meta) => found(Input {
                 path: path.clone(),
                 display: xq_core::text::visible_path(path),
                 relative: path.file_name().map_or_else(|| path.clone(), PathBuf::from),
                 found: false,
+                regular: meta.is_file(),
             }),
             Err(error) => out.missing.push(Missing {
                 display: xq_core::text::visible_path(path),
@@ -171,6 +176,7 @@ impl Walker<'_> {
             path,
             relative,
             found: true,
+            regular: true,
         });
     }
 

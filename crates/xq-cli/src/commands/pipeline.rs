@@ -3,13 +3,13 @@
 //! Three kinds of threads, joined by channels:
 //! * readers (more than there are cores: with a cold page cache a file read waits on the disk,
 //!   and only reads in flight keep it busy) read the files ahead, in input order, each whole into
-//!   memory — its length is what the read returns, no `stat` first — but no more than
-//!   [`LARGE`] bytes: a larger file is left to be streamed when its turn comes. Each takes the
-//!   files found in a directory a few at a time ([`IN_FLIGHT`] among them, fewer under a low limit
-//!   on open files), opens them and asks the kernel for their pages at once
-//!   (`posix_fadvise(WILLNEED)`, which starts the disk reads without waiting for them), then reads
-//!   them in order: many reads are in flight, without a thread waiting on each. A file named on
-//!   the command line ends a reader's share and is opened only at its turn (it may be a FIFO);
+//!   memory — its length is what the read returns — but no more than [`LARGE`] bytes: a larger
+//!   file is left to be streamed when its turn comes. Each takes the files a few at a time
+//!   ([`IN_FLIGHT`] among them, fewer under a low limit on open files), opens them and asks the
+//!   kernel for their pages at once (`posix_fadvise(WILLNEED)`, which starts the disk reads
+//!   without waiting for them), then reads them in order: many reads are in flight, without a
+//!   thread waiting on each. Only regular files are opened ahead: anything else (a FIFO named on
+//!   the command line) ends a reader's share and is opened only at its turn;
 //! * workers (one per core) decode, parse and replay what the readers bring, each with its own
 //!   notation reader, and free it;
 //! * the calling thread only hands results to the sink, in input order, as soon as the next one
@@ -252,6 +252,23 @@ impl Gate {
     }
 }
 
+/// A reader's share: up to `at_once` files from `next` into `taken` (empty), each without a
+/// handle yet. A file that is not a regular file (a FIFO named on the command line) ends it: its
+/// opening waits for its writer, who may be waiting for the next file to be opened by another
+/// reader (as one file a reader at a time lets it).
+fn take_share(
+    next: &mut impl Iterator<Item = (usize, Input)>,
+    at_once: usize,
+    taken: &mut Vec<(usize, Input, Option<std::fs::File>)>,
+) {
+    while taken.len() < at_once
+        && taken.last().is_none_or(|(_, input, _)| input.regular)
+        && let Some((i, input)) = next.next()
+    {
+        taken.push((i, input, None));
+    }
+}
+
 /// Reads, works on (`work`, on a worker with the file's index and the worker's notation reader)
 /// and hands to `sink` (on the calling thread, in input order) every file of `files`, with
 /// `workers` workers. The files may come as they are found (`files` may wait for the next, as
@@ -262,6 +279,20 @@ impl Gate {
 pub(crate) fn for_each_file<T: Send>(
     files: impl IntoIterator<Item = Input, IntoIter: Send>,
     workers: usize,
+    readers: &ReaderPool,
+    work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
+    sink: impl FnMut(Input, T) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    for_each_file_holding(files, workers, in_flight(), readers, work, sink)
+}
+
+/// [`for_each_file`], with at most `in_flight` files held open ahead by all the readers (what
+/// [`in_flight`] allows in this process; the tests give their own number, so that what they
+/// test does not depend on the limit on open files they run under).
+fn for_each_file_holding<T: Send>(
+    files: impl IntoIterator<Item = Input, IntoIter: Send>,
+    workers: usize,
+    in_flight: usize,
     readers: &ReaderPool,
     work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
     mut sink: impl FnMut(Input, T) -> Result<(), CliError>,
@@ -281,7 +312,7 @@ pub(crate) fn for_each_file<T: Send>(
     // The files each reader takes at a time (one, and none opened ahead, where the kernel is not
     // asked for pages ahead, or too few files may be open for two a reader).
     let at_once = if ADVISES {
-        (in_flight() / io_threads).max(1)
+        (in_flight / io_threads).max(1)
     } else {
         1
     };
@@ -309,30 +340,23 @@ pub(crate) fn for_each_file<T: Send>(
                 let mut taken: Vec<(usize, Input, Option<std::fs::File>)> =
                     Vec::with_capacity(at_once);
                 'taking: loop {
-                    {
-                        // A file named on the command line ends the reader's share: it may be
-                        // a FIFO, whose opening waits for its writer, who may be waiting for the
-                        // next one to be opened by another reader (as one file a reader at a
-                        // time lets it).
-                        let mut next = next.lock().unwrap_or_else(PoisonError::into_inner);
-                        while taken.len() < at_once
-                            && taken.last().is_none_or(|(_, input, _)| input.found)
-                            && let Some((i, input)) = next.next()
-                        {
-                            taken.push((i, input, None));
-                        }
-                    }
+                    take_share(
+                        &mut *next.lock().unwrap_or_else(PoisonError::into_inner),
+                        at_once,
+                        &mut taken,
+                    );
                     let Some(&(first, ..)) = taken.first() else {
                         break;
                     };
                     if !gate.wait_for(first) {
                         break;
                     }
-                    // (Opened together only where their reads are started together; only files
-                    // found in a directory, which were regular files then: a named one may be a
-                    // FIFO, opened only when its turn comes, as said above.)
+                    // (Opened together only where their reads are started together; only
+                    // regular files: anything else is opened only when its turn comes, as said
+                    // above.)
                     if at_once > 1 {
-                        for (_, input, file) in taken.iter_mut().filter(|(_, input, _)| input.found)
+                        for (_, input, file) in
+                            taken.iter_mut().filter(|(_, input, _)| input.regular)
                         {
                             *file = open(&input.path).ok().inspect(will_need);
                         }
@@ -571,10 +595,17 @@ mod tests {
 
     use super::*;
 
+    /// The files the readers hold open ahead in these tests: a few for each reader (shares of 8,
+    /// 4 and 2 for 4, 8 and 16 readers), whatever the limit on open files this process runs
+    /// under (under a low one, the pipeline's own choice would be none, and shares would go
+    /// untested).
+    const HELD: usize = 32;
+
     fn input(path: PathBuf) -> Input {
         Input {
             display: path.display().to_string(),
             relative: path.clone(),
+            regular: std::fs::metadata(&path).is_ok_and(|meta| meta.is_file()),
             path,
             found: false,
         }
@@ -585,6 +616,7 @@ mod tests {
     fn files(dir: &Path, n: usize) -> Vec<Input> {
         let found = |path| Input {
             found: true,
+            regular: true,
             ..input(path)
         };
         let mut files: Vec<Input> = (0..n)
@@ -629,9 +661,10 @@ mod tests {
             let seen = within_a_minute(move || {
                 let readers = ReaderPool::new(workers, Mode::Lenient);
                 let mut seen = Vec::new();
-                for_each_file(
+                for_each_file_holding(
                     given,
                     workers,
+                    HELD,
                     &readers,
                     |_, _, loaded, _| content(loaded),
                     |input, text| {
@@ -671,9 +704,10 @@ mod tests {
             });
             let readers = ReaderPool::new(2, Mode::Lenient);
             let mut seen = Vec::new();
-            for_each_file(
+            for_each_file_holding(
                 rx,
                 2,
+                HELD,
                 &readers,
                 |i, _, loaded, _| (i, content(loaded)),
                 |input, (i, text)| {
@@ -700,9 +734,10 @@ mod tests {
         let readers = ReaderPool::new(2, Mode::Lenient);
         let worked = AtomicUsize::new(0);
         let mut sunk = 0;
-        let result = for_each_file(
+        let result = for_each_file_holding(
             files,
             2,
+            HELD,
             &readers,
             |_, _, loaded, _| {
                 worked.fetch_add(1, Ordering::Relaxed);
@@ -759,11 +794,11 @@ mod tests {
         assert!(in_flight() <= IN_FLIGHT);
     }
 
-    /// Files named on the command line are each a reader's share alone, and not opened ahead: a
+    /// FIFOs named on the command line are each a reader's share alone, and not opened ahead: a
     /// FIFO waits to be opened until its writer opens it, and a writer filling them in another
     /// order than they are named waits for the second to be opened while the first waits for it
-    /// (with both taken by one reader, neither was ever read). Files found in a directory around
-    /// them are read as usual.
+    /// (with both taken by one reader, neither was ever read). Regular files around them are
+    /// read as usual.
     #[cfg(all(unix, not(target_vendor = "apple")))]
     #[test]
     fn named_fifos_written_in_another_order_are_read() {
@@ -787,9 +822,10 @@ mod tests {
         let seen = within_a_minute(move || {
             let readers = ReaderPool::new(2, Mode::Lenient);
             let mut seen = Vec::new();
-            for_each_file(
+            for_each_file_holding(
                 given,
                 2,
+                HELD,
                 &readers,
                 |_, _, loaded, _| content(loaded),
                 |_, text| {
@@ -802,6 +838,41 @@ mod tests {
         });
         writer.join().unwrap();
         assert_eq!(seen, ["0", "a", "1", "2", "b"]);
+    }
+
+    /// A share is `at_once` files, named or found alike while they are regular files; one that
+    /// is not ends it.
+    #[test]
+    fn a_share_ends_at_a_file_that_is_not_a_regular_file() {
+        let file = |name: &str, regular: bool| Input {
+            regular,
+            ..input(PathBuf::from(name))
+        };
+        let given = [
+            file("a", true),
+            file("b", true),
+            file("c", true),
+            file("fifo", false),
+            file("d", true),
+        ];
+        let mut next = given.into_iter().enumerate();
+        let mut shares = Vec::new();
+        loop {
+            let mut taken = Vec::new();
+            take_share(&mut next, 2, &mut taken);
+            if taken.is_empty() {
+                break;
+            }
+            shares.push(taken.into_iter().map(|(i, ..)| i).collect::<Vec<_>>());
+        }
+        assert_eq!(shares, [vec![0, 1], vec![2, 3], vec![4]]);
+        let mut taken = Vec::new();
+        take_share(
+            &mut [(0, file("fifo", false)), (1, file("a", true))].into_iter(),
+            4,
+            &mut taken,
+        );
+        assert_eq!(taken.len(), 1);
     }
 
     /// A file opened ahead is read from that handle (what it held when opened, even if its name
@@ -837,6 +908,14 @@ mod tests {
     #[test]
     fn no_files_is_nothing_to_do() {
         let readers = ReaderPool::new(1, Mode::Lenient);
-        for_each_file([], 2, &readers, |_, _, _, _| (), |_, ()| unreachable!()).unwrap();
+        for_each_file_holding(
+            [],
+            2,
+            HELD,
+            &readers,
+            |_, _, _, _| (),
+            |_, ()| unreachable!(),
+        )
+        .unwrap();
     }
 }

@@ -836,6 +836,7 @@ mod tests {
             display: name.to_owned(),
             relative: PathBuf::from(name),
             found: true,
+            regular: true,
         }
     }
 
