@@ -32,7 +32,8 @@ pub(crate) struct Input {
     pub(crate) found: bool,
     /// Whether the file was a regular file when the walk met it (its listing's type, or a named
     /// path's metadata): only such a file may be opened ahead of its turn (a FIFO's opening waits
-    /// for its writer).
+    /// for its writer). What the walk saw: the name may be given to another file since, which
+    /// the pipeline's opening ahead allows for.
     pub(crate) regular: bool,
 }
 
@@ -266,5 +267,55 @@ impl Walker<'_> {
                 "a symbolic link out of the directory given: not followed (--follow reads it)",
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A named path's `regular` is what its metadata says (a FIFO named is no regular file, and
+    /// is never opened ahead of its turn); a file found in a directory was a regular file when
+    /// listed. A FIFO found in a directory is skipped, said so.
+    #[cfg(unix)]
+    #[test]
+    fn named_and_found_files_say_whether_they_are_regular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, fifo, below) = (
+            dir.path().join("a.pgn"),
+            dir.path().join("p.pgn"),
+            dir.path().join("below"),
+        );
+        std::fs::write(&file, "").unwrap();
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        std::fs::create_dir(&below).unwrap();
+        std::fs::write(below.join("b.pgn"), "").unwrap();
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &below.join("q.pgn"),
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        let collected = collect(&[file, fifo, below], false);
+        let seen: Vec<_> = collected
+            .files
+            .iter()
+            .map(|input| (input.relative.clone(), input.found, input.regular))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (PathBuf::from("a.pgn"), false, true),
+                (PathBuf::from("p.pgn"), false, false),
+                (PathBuf::from("b.pgn"), true, true),
+            ]
+        );
+        assert_eq!(collected.skipped.len(), 1);
+        assert!(collected.skipped[0].display.ends_with("q.pgn"));
     }
 }

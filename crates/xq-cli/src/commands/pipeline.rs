@@ -8,8 +8,10 @@
 //!   ([`IN_FLIGHT`] among them, fewer under a low limit on open files), opens them and asks the
 //!   kernel for their pages at once (`posix_fadvise(WILLNEED)`, which starts the disk reads
 //!   without waiting for them), then reads them in order: many reads are in flight, without a
-//!   thread waiting on each. Only regular files are opened ahead: anything else (a FIFO named on
-//!   the command line) ends a reader's share and is opened only at its turn;
+//!   thread waiting on each. Only files the walk saw as regular files are opened ahead, and
+//!   without waiting (a name may have been given to a FIFO since: see [`open_ahead`]); anything
+//!   else (a FIFO named on the command line) ends a reader's share and is opened only at its
+//!   turn;
 //! * workers (one per core) decode, parse and replay what the readers bring, each with its own
 //!   notation reader, and free it;
 //! * the calling thread only hands results to the sink, in input order, as soon as the next one
@@ -102,11 +104,11 @@ impl Loaded {
         let mut bytes = Vec::with_capacity(FIRST_READ);
         let read = opened
             .map_or_else(|| open(path), Ok)
-            .and_then(|file| file.take(LARGE + 1).read_to_end(&mut bytes));
+            .and_then(|file| read_up_to_large(file, &mut bytes));
         match read {
             Err(e) => Loaded::Failed(e),
-            Ok(n) if n as u64 > LARGE => Loaded::Large,
-            Ok(_) => Loaded::Bytes(bytes),
+            Ok(()) if bytes.len() as u64 > LARGE => Loaded::Large,
+            Ok(()) => Loaded::Bytes(bytes),
         }
     }
 
@@ -118,6 +120,27 @@ impl Loaded {
     }
 }
 
+/// Reads `file` onto `bytes` up to one byte past [`LARGE`]. A file opened ahead is opened without
+/// waiting ([`open_ahead`]), a flag that changes nothing in reading a regular file on Linux's own
+/// file systems; where a read says it would have to wait all the same (a file system that
+/// honours the flag), the flag is cleared and the read goes on, waiting as it does for a file
+/// opened at its turn. (Cleared then rather than after every opening ahead: a system call a file
+/// less.)
+fn read_up_to_large(file: std::fs::File, bytes: &mut Vec<u8>) -> io::Result<()> {
+    let mut file = file.take(LARGE + 1);
+    let mut cleared = false;
+    loop {
+        match file.read_to_end(bytes) {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && !cleared => {
+                cleared = true;
+                #[cfg(unix)]
+                rustix::fs::fcntl_setfl(file.get_ref(), rustix::fs::OFlags::empty())?;
+            }
+            other => return other.map(drop),
+        }
+    }
+}
+
 /// Opens `path` to read it: relative to its directory, kept open by this thread while the files
 /// it reads are that directory's (files come in directory order), so that the kernel looks up
 /// the file's name alone, not every directory of its path again (the path walk was a fifth of
@@ -125,19 +148,37 @@ impl Loaded {
 /// the whole run saved).
 #[cfg(unix)]
 fn open(path: &Path) -> io::Result<std::fs::File> {
-    use std::{cell::RefCell, os::fd::OwnedFd, path::PathBuf};
+    open_with(path, rustix::fs::OFlags::empty())
+}
+
+/// [`open`] with `extra` flags.
+#[cfg(unix)]
+fn open_with(path: &Path, extra: rustix::fs::OFlags) -> io::Result<std::fs::File> {
+    use std::{
+        cell::RefCell,
+        os::{fd::OwnedFd, unix::fs::OpenOptionsExt},
+        path::PathBuf,
+    };
 
     use rustix::fs::{Mode, OFlags};
+
+    // By its path, as `File::open` opens it.
+    let by_path = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(extra.bits() as i32)
+            .open(path)
+    };
 
     thread_local! {
         /// The directory of the last file this thread opened, and its handle.
         static DIR: RefCell<Option<(PathBuf, OwnedFd)>> = const { RefCell::new(None) };
     }
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-        return std::fs::File::open(path);
+        return by_path();
     };
     if dir.as_os_str().is_empty() {
-        return std::fs::File::open(path);
+        return by_path();
     }
     DIR.with_borrow_mut(|held| {
         if held
@@ -149,7 +190,7 @@ fn open(path: &Path) -> io::Result<std::fs::File> {
                 .ok()
                 .map(|fd| (dir.to_path_buf(), fd));
         }
-        let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC | extra;
         match held
             .as_ref()
             .map(|(_, fd)| rustix::fs::openat(fd, name, flags, Mode::empty()))
@@ -157,7 +198,7 @@ fn open(path: &Path) -> io::Result<std::fs::File> {
             Some(Ok(file)) => Ok(file.into()),
             // (Not there, or not readable: by its path, as if no directory were held, in case
             // the directory held was replaced since. Either way the path's answer is the one.)
-            Some(Err(_)) | None => std::fs::File::open(path),
+            Some(Err(_)) | None => by_path(),
         }
     })
 }
@@ -167,27 +208,43 @@ fn open(path: &Path) -> io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 
-/// Whether [`will_need`] starts reading a file's pages here: else files are opened one at a time,
-/// as they are read.
+/// Whether [`open_ahead`] starts reading a file's pages here: else files are opened one at a
+/// time, as they are read.
 const ADVISES: bool = cfg!(any(target_os = "linux", target_os = "android"));
 
-/// Asks the kernel to read the pages of `file` that [`Loaded::read`] reads (up to one byte past
-/// [`LARGE`]) into the page cache without waiting for them (`posix_fadvise(WILLNEED)`): a hint
-/// only, whose failure changes nothing but the speed. (Not the whole file: a large one is
+/// Opens `path` ahead of its turn and asks the kernel to read the pages of it that
+/// [`Loaded::read`] reads (up to one byte past [`LARGE`]) into the page cache without waiting for
+/// them (`posix_fadvise(WILLNEED)`); `None` if it cannot be opened now, or is not a file whose
+/// pages can be asked for: it is then opened at its turn, and that answer is the one reported.
+///
+/// Opening ahead never waits. The walk saw a regular file, but the name may have been given to a
+/// FIFO since, whose opening waits for its writer, who may be waiting for a file before it to be
+/// read: so the file is opened without waiting (`O_NONBLOCK`; see [`read_up_to_large`] for
+/// reading it), and a FIFO is told by the kernel's answer to the advice (`ESPIPE`) and let go.
+/// (The advice is a hint only: any other
+/// failure changes nothing but the speed. It does not cover the whole file: a large one is
 /// streamed when its turn comes, read as it goes; asked for whole, one larger than the memory
 /// would push out of the page cache what it holds, its own first pages among them.)
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn will_need(file: &std::fs::File) {
-    let _ = rustix::fs::fadvise(
-        file,
+fn open_ahead(path: &Path) -> Option<std::fs::File> {
+    use rustix::{fs::OFlags, io::Errno};
+
+    let file = open_with(path, OFlags::NONBLOCK).ok()?;
+    let advice = rustix::fs::fadvise(
+        &file,
         0,
         std::num::NonZeroU64::new(LARGE + 1),
         rustix::fs::Advice::WillNeed,
     );
+    (advice != Err(Errno::SPIPE)).then_some(file)
 }
 
+/// Files are opened one at a time, as they are read, where the kernel is not asked for their
+/// pages ahead ([`ADVISES`]).
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn will_need(_: &std::fs::File) {}
+fn open_ahead(_: &Path) -> Option<std::fs::File> {
+    None
+}
 
 /// Where the sink is, for the readers to keep their distance.
 struct Gate {
@@ -286,13 +343,13 @@ pub(crate) fn for_each_file<T: Send>(
     for_each_file_holding(files, workers, in_flight(), readers, work, sink)
 }
 
-/// [`for_each_file`], with at most `in_flight` files held open ahead by all the readers (what
-/// [`in_flight`] allows in this process; the tests give their own number, so that what they
-/// test does not depend on the limit on open files they run under).
+/// [`for_each_file`], with at most `held` files held open ahead by all the readers together
+/// (what [`in_flight`] allows in this process; the tests give their own number, so that what
+/// they test does not depend on the limit on open files they run under).
 fn for_each_file_holding<T: Send>(
     files: impl IntoIterator<Item = Input, IntoIter: Send>,
     workers: usize,
-    in_flight: usize,
+    held: usize,
     readers: &ReaderPool,
     work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
     mut sink: impl FnMut(Input, T) -> Result<(), CliError>,
@@ -312,7 +369,7 @@ fn for_each_file_holding<T: Send>(
     // The files each reader takes at a time (one, and none opened ahead, where the kernel is not
     // asked for pages ahead, or too few files may be open for two a reader).
     let at_once = if ADVISES {
-        (in_flight / io_threads).max(1)
+        (held / io_threads).max(1)
     } else {
         1
     };
@@ -353,12 +410,12 @@ fn for_each_file_holding<T: Send>(
                     }
                     // (Opened together only where their reads are started together; only
                     // regular files: anything else is opened only when its turn comes, as said
-                    // above.)
+                    // above. A file that is no longer one is let go by `open_ahead`.)
                     if at_once > 1 {
                         for (_, input, file) in
                             taken.iter_mut().filter(|(_, input, _)| input.regular)
                         {
-                            *file = open(&input.path).ok().inspect(will_need);
+                            *file = open_ahead(&input.path);
                         }
                     }
                     for (i, input, file) in taken.drain(..) {
@@ -598,8 +655,31 @@ mod tests {
     /// The files the readers hold open ahead in these tests: a few for each reader (shares of 8,
     /// 4 and 2 for 4, 8 and 16 readers), whatever the limit on open files this process runs
     /// under (under a low one, the pipeline's own choice would be none, and shares would go
-    /// untested).
-    const HELD: usize = 32;
+    /// untested). For them, the soft limit is raised to the hard one (as far as 4,096), once:
+    /// several tests at once each hold that many, and one file more a reader at its turn. (Under
+    /// a hard limit of about 100 or less they may fail, saying a file could not be read.)
+    fn held() -> usize {
+        #[cfg(unix)]
+        {
+            static RAISED: std::sync::Once = std::sync::Once::new();
+            RAISED.call_once(|| {
+                use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+
+                let Rlimit { current, maximum } = getrlimit(Resource::Nofile);
+                let wanted = maximum.map_or(4096, |hard| hard.min(4096));
+                if current.is_some_and(|soft| soft < wanted) {
+                    let _ = setrlimit(
+                        Resource::Nofile,
+                        Rlimit {
+                            current: Some(wanted),
+                            maximum,
+                        },
+                    );
+                }
+            });
+        }
+        32
+    }
 
     fn input(path: PathBuf) -> Input {
         Input {
@@ -664,7 +744,7 @@ mod tests {
                 for_each_file_holding(
                     given,
                     workers,
-                    HELD,
+                    held(),
                     &readers,
                     |_, _, loaded, _| content(loaded),
                     |input, text| {
@@ -707,7 +787,7 @@ mod tests {
             for_each_file_holding(
                 rx,
                 2,
-                HELD,
+                held(),
                 &readers,
                 |i, _, loaded, _| (i, content(loaded)),
                 |input, (i, text)| {
@@ -737,7 +817,7 @@ mod tests {
         let result = for_each_file_holding(
             files,
             2,
-            HELD,
+            held(),
             &readers,
             |_, _, loaded, _| {
                 worked.fetch_add(1, Ordering::Relaxed);
@@ -794,11 +874,11 @@ mod tests {
         assert!(in_flight() <= IN_FLIGHT);
     }
 
-    /// FIFOs named on the command line are each a reader's share alone, and not opened ahead: a
-    /// FIFO waits to be opened until its writer opens it, and a writer filling them in another
-    /// order than they are named waits for the second to be opened while the first waits for it
-    /// (with both taken by one reader, neither was ever read). Regular files around them are
-    /// read as usual.
+    /// A FIFO named on the command line ends a reader's share and is not opened ahead: a FIFO
+    /// waits to be opened until its writer opens it, and a writer filling two in another order
+    /// than they are named waits for the second to be opened while the first waits for it (with
+    /// both taken by one reader, neither was ever read). Regular files around them are read as
+    /// usual.
     #[cfg(all(unix, not(target_vendor = "apple")))]
     #[test]
     fn named_fifos_written_in_another_order_are_read() {
@@ -825,7 +905,7 @@ mod tests {
             for_each_file_holding(
                 given,
                 2,
-                HELD,
+                held(),
                 &readers,
                 |_, _, loaded, _| content(loaded),
                 |_, text| {
@@ -859,13 +939,13 @@ mod tests {
         let mut shares = Vec::new();
         loop {
             let mut taken = Vec::new();
-            take_share(&mut next, 2, &mut taken);
+            take_share(&mut next, 3, &mut taken);
             if taken.is_empty() {
                 break;
             }
             shares.push(taken.into_iter().map(|(i, ..)| i).collect::<Vec<_>>());
         }
-        assert_eq!(shares, [vec![0, 1], vec![2, 3], vec![4]]);
+        assert_eq!(shares, [vec![0, 1, 2], vec![3], vec![4]]);
         let mut taken = Vec::new();
         take_share(
             &mut [(0, file("fifo", false)), (1, file("a", true))].into_iter(),
@@ -873,6 +953,58 @@ mod tests {
             &mut taken,
         );
         assert_eq!(taken.len(), 1);
+    }
+
+    /// Opening ahead never waits: a FIFO where a regular file was listed (its name given to it
+    /// since) opens at once and is let go, to be opened at its turn; a regular file is kept,
+    /// opened as it is at its turn (blocking reads).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn opening_ahead_never_waits_and_keeps_only_files_whose_pages_can_be_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let (fifo, file) = (dir.path().join("p.pgn"), dir.path().join("f.pgn"));
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        std::fs::write(&file, "1").unwrap();
+        let (fifo_ahead, file_ahead) =
+            within_a_minute(move || (open_ahead(&fifo).is_none(), open_ahead(&file)));
+        assert!(fifo_ahead);
+        assert_eq!(
+            content(Loaded::read(Path::new("f.pgn"), Some(file_ahead.unwrap()))),
+            "1"
+        );
+        assert!(open_ahead(&dir.path().join("missing.pgn")).is_none());
+    }
+
+    /// A file opened without waiting, whose read would have to wait, is read waiting, whole (a
+    /// FIFO whose writer writes later stands for a file system that honours `O_NONBLOCK`).
+    #[cfg(all(unix, not(target_vendor = "apple")))]
+    #[test]
+    fn a_read_that_would_wait_waits() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("p.pgn");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        let loaded = within_a_minute(move || {
+            let reading = open_with(&fifo, rustix::fs::OFlags::NONBLOCK).unwrap();
+            let mut writing = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            let writer = std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                std::io::Write::write_all(&mut writing, b"12").unwrap();
+            });
+            let loaded = Loaded::read(&fifo, Some(reading));
+            writer.join().unwrap();
+            loaded
+        });
+        assert_eq!(content(loaded), "12");
     }
 
     /// A file opened ahead is read from that handle (what it held when opened, even if its name
@@ -911,7 +1043,7 @@ mod tests {
         for_each_file_holding(
             [],
             2,
-            HELD,
+            held(),
             &readers,
             |_, _, _, _| (),
             |_, ()| unreachable!(),
