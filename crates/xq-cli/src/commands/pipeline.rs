@@ -97,14 +97,17 @@ pub(crate) enum Loaded {
 impl Loaded {
     /// Reads `path` whole, or finds it large: from `opened`, the file opened ahead if it could
     /// be, else opened now.
-    fn read(path: &Path, opened: Option<std::fs::File>) -> Loaded {
+    fn read(path: &Path, opened: Option<Ahead>) -> Loaded {
         // Room for a whole record file of the usual size, so that it is read in one call (and one
         // more that finds the end): from an empty vector, `read_to_end` reads 32 bytes, then
         // doubles, seven calls for a 1 KiB file. The length is not asked first (one call more).
         let mut bytes = Vec::with_capacity(FIRST_READ);
-        let read = opened
-            .map_or_else(|| open(path), Ok)
-            .and_then(|file| read_up_to_large(file, &mut bytes));
+        let file = match opened {
+            None => open(path),
+            Some(Ahead { file, fifo: false }) => Ok(file),
+            Some(Ahead { file, fifo: true }) => fifo_at_its_turn(path, file),
+        };
+        let read = file.and_then(|file| read_up_to_large(file, &mut bytes));
         match read {
             Err(e) => Loaded::Failed(e),
             Ok(()) if bytes.len() as u64 > LARGE => Loaded::Large,
@@ -134,11 +137,21 @@ fn read_up_to_large(file: std::fs::File, bytes: &mut Vec<u8>) -> io::Result<()> 
             Err(e) if e.kind() == io::ErrorKind::WouldBlock && !cleared => {
                 cleared = true;
                 #[cfg(unix)]
-                rustix::fs::fcntl_setfl(file.get_ref(), rustix::fs::OFlags::empty())?;
+                wait_in_reads(file.get_ref())?;
             }
             other => return other.map(drop),
         }
     }
+}
+
+/// Clears `O_NONBLOCK` on `file`: its reads wait again.
+#[cfg(unix)]
+fn wait_in_reads(file: &std::fs::File) -> io::Result<()> {
+    use rustix::fs::OFlags;
+
+    let flags = rustix::fs::fcntl_getfl(file)?;
+    rustix::fs::fcntl_setfl(file, flags - OFlags::NONBLOCK)?;
+    Ok(())
 }
 
 /// Opens `path` to read it: relative to its directory, kept open by this thread while the files
@@ -166,7 +179,7 @@ fn open_with(path: &Path, extra: rustix::fs::OFlags) -> io::Result<std::fs::File
     let by_path = || {
         std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags(extra.bits() as i32)
+            .custom_flags(extra.bits().cast_signed())
             .open(path)
     };
 
@@ -212,22 +225,35 @@ fn open(path: &Path) -> io::Result<std::fs::File> {
 /// time, as they are read.
 const ADVISES: bool = cfg!(any(target_os = "linux", target_os = "android"));
 
+/// A file opened ahead of its turn.
+#[derive(Debug)]
+pub(crate) struct Ahead {
+    file: std::fs::File,
+    /// Whether it is a FIFO (a name the walk saw as a regular file, given to a FIFO since): read
+    /// at its turn as [`fifo_at_its_turn`] says.
+    fifo: bool,
+}
+
 /// Opens `path` ahead of its turn and asks the kernel to read the pages of it that
 /// [`Loaded::read`] reads (up to one byte past [`LARGE`]) into the page cache without waiting for
-/// them (`posix_fadvise(WILLNEED)`); `None` if it cannot be opened now, or is not a file whose
-/// pages can be asked for: it is then opened at its turn, and that answer is the one reported.
+/// them (`posix_fadvise(WILLNEED)`); `None` if it cannot be opened now: it is then opened at its
+/// turn, and that answer is the one reported.
 ///
 /// Opening ahead never waits. The walk saw a regular file, but the name may have been given to a
 /// FIFO since, whose opening waits for its writer, who may be waiting for a file before it to be
-/// read: so the file is opened without waiting (`O_NONBLOCK`; see [`read_up_to_large`] for
-/// reading it), and a FIFO is told by the kernel's answer to the advice (`ESPIPE`) and let go.
-/// (The advice is a hint only: any other
-/// failure changes nothing but the speed. It does not cover the whole file: a large one is
-/// streamed when its turn comes, read as it goes; asked for whole, one larger than the memory
-/// would push out of the page cache what it holds, its own first pages among them.)
+/// read: so the file is opened without waiting (`O_NONBLOCK`, left set: see
+/// [`read_up_to_large`]), and a FIFO is told by the kernel's answer to the advice (`ESPIPE`; on
+/// any other refusal, by asking its type) and kept open until its turn (see
+/// [`fifo_at_its_turn`]). (The advice is a hint only: any other failure changes nothing but the
+/// speed. It does not cover the whole file: a large one is streamed when its turn comes, read as
+/// it goes; asked for whole, one larger than the memory would push out of the page cache what it
+/// holds, its own first pages among them.)
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn open_ahead(path: &Path) -> Option<std::fs::File> {
-    use rustix::{fs::OFlags, io::Errno};
+fn open_ahead(path: &Path) -> Option<Ahead> {
+    use rustix::{
+        fs::{FileType, OFlags},
+        io::Errno,
+    };
 
     let file = open_with(path, OFlags::NONBLOCK).ok()?;
     let advice = rustix::fs::fadvise(
@@ -236,14 +262,53 @@ fn open_ahead(path: &Path) -> Option<std::fs::File> {
         std::num::NonZeroU64::new(LARGE + 1),
         rustix::fs::Advice::WillNeed,
     );
-    (advice != Err(Errno::SPIPE)).then_some(file)
+    let fifo = match advice {
+        Ok(()) => false,
+        Err(Errno::SPIPE) => true,
+        Err(_) => {
+            let stat = rustix::fs::fstat(&file).ok()?;
+            FileType::from_raw_mode(stat.st_mode) == FileType::Fifo
+        }
+    };
+    Some(Ahead { file, fifo })
 }
 
 /// Files are opened one at a time, as they are read, where the kernel is not asked for their
 /// pages ahead ([`ADVISES`]).
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn open_ahead(_: &Path) -> Option<std::fs::File> {
+fn open_ahead(_: &Path) -> Option<Ahead> {
     None
+}
+
+/// The FIFO `held`, at `path`, opened ahead without waiting, as it is read at its turn. Held open
+/// since, it kept the pipe a reader: a writer that was waiting to open it, or came since, was let
+/// through and wrote into it (its data not lost when a reader let go, nor the writer left to
+/// write to none). If a writer has written, or has been and gone, `held` is read (what was
+/// written, then more while a writer is there); if none has come, the FIFO is opened again as at
+/// its turn, which waits for one, and read from there (`held` let go once it is open).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn fifo_at_its_turn(path: &Path, held: std::fs::File) -> io::Result<std::fs::File> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+
+    // (Readable, or hung up: a writer came, and has written or gone. Neither: no writer yet, or
+    // one there that has written nothing, whose opening again does not wait.)
+    let mut fds = [PollFd::new(&held, PollFlags::IN)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    if poll(&mut fds, Some(&now))? > 0 {
+        wait_in_reads(&held)?;
+        return Ok(held);
+    }
+    let file = open(path)?;
+    drop(held);
+    Ok(file)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn fifo_at_its_turn(path: &Path, _: std::fs::File) -> io::Result<std::fs::File> {
+    open(path)
 }
 
 /// Where the sink is, for the readers to keep their distance.
@@ -316,7 +381,7 @@ impl Gate {
 fn take_share(
     next: &mut impl Iterator<Item = (usize, Input)>,
     at_once: usize,
-    taken: &mut Vec<(usize, Input, Option<std::fs::File>)>,
+    taken: &mut Vec<(usize, Input, Option<Ahead>)>,
 ) {
     while taken.len() < at_once
         && taken.last().is_none_or(|(_, input, _)| input.regular)
@@ -343,13 +408,13 @@ pub(crate) fn for_each_file<T: Send>(
     for_each_file_holding(files, workers, in_flight(), readers, work, sink)
 }
 
-/// [`for_each_file`], with at most `held` files held open ahead by all the readers together
+/// [`for_each_file`], with at most `files_ahead` files held open ahead by all the readers together
 /// (what [`in_flight`] allows in this process; the tests give their own number, so that what
 /// they test does not depend on the limit on open files they run under).
 fn for_each_file_holding<T: Send>(
     files: impl IntoIterator<Item = Input, IntoIter: Send>,
     workers: usize,
-    held: usize,
+    files_ahead: usize,
     readers: &ReaderPool,
     work: impl Fn(usize, &Input, Loaded, &mut Reader) -> T + Sync,
     mut sink: impl FnMut(Input, T) -> Result<(), CliError>,
@@ -369,7 +434,7 @@ fn for_each_file_holding<T: Send>(
     // The files each reader takes at a time (one, and none opened ahead, where the kernel is not
     // asked for pages ahead, or too few files may be open for two a reader).
     let at_once = if ADVISES {
-        (held / io_threads).max(1)
+        (files_ahead / io_threads).max(1)
     } else {
         1
     };
@@ -394,8 +459,7 @@ fn for_each_file_holding<T: Send>(
             let (gate, next) = (&gate, &next);
             s.spawn(move || {
                 // The reader's share: each file, and its handle if it was opened ahead.
-                let mut taken: Vec<(usize, Input, Option<std::fs::File>)> =
-                    Vec::with_capacity(at_once);
+                let mut taken: Vec<(usize, Input, Option<Ahead>)> = Vec::with_capacity(at_once);
                 'taking: loop {
                     take_share(
                         &mut *next.lock().unwrap_or_else(PoisonError::into_inner),
@@ -955,29 +1019,98 @@ mod tests {
         assert_eq!(taken.len(), 1);
     }
 
-    /// Opening ahead never waits: a FIFO where a regular file was listed (its name given to it
-    /// since) opens at once and is let go, to be opened at its turn; a regular file is kept,
-    /// opened as it is at its turn (blocking reads).
+    /// A FIFO at `dir/p.pgn`, as a name the walk saw as a regular file may have become.
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    #[test]
-    fn opening_ahead_never_waits_and_keeps_only_files_whose_pages_can_be_asked_for() {
-        let dir = tempfile::tempdir().unwrap();
-        let (fifo, file) = (dir.path().join("p.pgn"), dir.path().join("f.pgn"));
+    fn fifo_in(dir: &Path) -> PathBuf {
+        let fifo = dir.join("p.pgn");
         rustix::fs::mkfifoat(
             rustix::fs::CWD,
             &fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
         )
         .unwrap();
+        fifo
+    }
+
+    /// A writer of `text` to the FIFO `fifo`, after waiting `ms` milliseconds (a write refused,
+    /// no reader there, is left: the test's read then says so).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn writer(fifo: &Path, ms: u64, text: &'static str) -> std::thread::JoinHandle<()> {
+        let fifo = fifo.to_path_buf();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            if let Ok(mut file) = std::fs::OpenOptions::new().write(true).open(fifo) {
+                let _ = io::Write::write_all(&mut file, text.as_bytes());
+            }
+        })
+    }
+
+    /// Opening ahead never waits: a FIFO where a regular file was listed (its name given to it
+    /// since) opens at once and is told apart; a regular file is read from its handle, and a
+    /// missing one left to its turn.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn opening_ahead_never_waits_and_tells_a_fifo() {
+        let dir = tempfile::tempdir().unwrap();
+        let (fifo, file) = (fifo_in(dir.path()), dir.path().join("f.pgn"));
         std::fs::write(&file, "1").unwrap();
         let (fifo_ahead, file_ahead) =
-            within_a_minute(move || (open_ahead(&fifo).is_none(), open_ahead(&file)));
-        assert!(fifo_ahead);
+            within_a_minute(move || (open_ahead(&fifo), open_ahead(&file)));
+        assert!(fifo_ahead.is_some_and(|ahead| ahead.fifo));
+        let file_ahead = file_ahead.unwrap();
+        assert!(!file_ahead.fifo);
         assert_eq!(
-            content(Loaded::read(Path::new("f.pgn"), Some(file_ahead.unwrap()))),
+            content(Loaded::read(Path::new("f.pgn"), Some(file_ahead))),
             "1"
         );
         assert!(open_ahead(&dir.path().join("missing.pgn")).is_none());
+    }
+
+    /// A FIFO opened ahead is read whole at its turn, whenever its writer comes: one waiting to
+    /// open it before it was opened ahead (let through then: what it wrote is kept in the pipe,
+    /// and read, though the writer has gone), one that comes after its turn (waited for), one
+    /// there at its turn that has not written yet.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn a_fifo_opened_ahead_is_read_whenever_its_writer_comes() {
+        let before = within_a_minute(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let fifo = fifo_in(dir.path());
+            let writing = writer(&fifo, 0, "12");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            let ahead = open_ahead(&fifo);
+            writing.join().unwrap();
+            content(Loaded::read(&fifo, ahead))
+        });
+        assert_eq!(before, "12");
+        let after = within_a_minute(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let fifo = fifo_in(dir.path());
+            let ahead = open_ahead(&fifo);
+            let writing = writer(&fifo, 100, "34");
+            let loaded = content(Loaded::read(&fifo, ahead));
+            writing.join().unwrap();
+            loaded
+        });
+        assert_eq!(after, "34");
+        let silent = within_a_minute(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let fifo = fifo_in(dir.path());
+            let ahead = open_ahead(&fifo);
+            let writing = std::thread::spawn({
+                let fifo = fifo.clone();
+                move || {
+                    let mut file = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    io::Write::write_all(&mut file, b"56").unwrap();
+                }
+            });
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            let loaded = content(Loaded::read(&fifo, ahead));
+            writing.join().unwrap();
+            loaded
+        });
+        assert_eq!(silent, "56");
     }
 
     /// A file opened without waiting, whose read would have to wait, is read waiting, whole (a
@@ -998,9 +1131,13 @@ mod tests {
             let mut writing = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
             let writer = std::thread::spawn(move || {
                 std::thread::sleep(std::time::Duration::from_millis(100));
-                std::io::Write::write_all(&mut writing, b"12").unwrap();
+                io::Write::write_all(&mut writing, b"12").unwrap();
             });
-            let loaded = Loaded::read(&fifo, Some(reading));
+            let ahead = Ahead {
+                file: reading,
+                fifo: false,
+            };
+            let loaded = Loaded::read(&fifo, Some(ahead));
             writer.join().unwrap();
             loaded
         });
@@ -1019,6 +1156,10 @@ mod tests {
         let other = dir.path().join("y.txt");
         std::fs::write(&other, "2").unwrap();
         std::fs::rename(&other, &path).unwrap();
+        let ahead = Ahead {
+            file: ahead,
+            fifo: false,
+        };
         assert_eq!(content(Loaded::read(&path, Some(ahead))), "1");
         assert_eq!(content(Loaded::read(&path, None)), "2");
     }
