@@ -227,7 +227,7 @@ const ADVISES: bool = cfg!(any(target_os = "linux", target_os = "android"));
 
 /// A file opened ahead of its turn.
 #[derive(Debug)]
-pub(crate) struct Ahead {
+struct Ahead {
     file: std::fs::File,
     /// Whether it is a FIFO (a name the walk saw as a regular file, given to a FIFO since): read
     /// at its turn as [`fifo_at_its_turn`] says.
@@ -474,7 +474,7 @@ fn for_each_file_holding<T: Send>(
                     }
                     // (Opened together only where their reads are started together; only
                     // regular files: anything else is opened only when its turn comes, as said
-                    // above. A file that is no longer one is let go by `open_ahead`.)
+                    // above. A file that is no longer one is told by `open_ahead`.)
                     if at_once > 1 {
                         for (_, input, file) in
                             taken.iter_mut().filter(|(_, input, _)| input.regular)
@@ -792,6 +792,41 @@ mod tests {
             .expect("the pipeline stalled")
     }
 
+    /// Every file of `files` through the pipeline (with `workers` workers, [`held`] files held
+    /// ahead), each with what `work` made of it, as the sink is handed them.
+    fn run_all<T: Send>(
+        files: impl IntoIterator<Item = Input, IntoIter: Send>,
+        workers: usize,
+        work: impl Fn(usize, Loaded) -> T + Sync,
+    ) -> Vec<(Input, T)> {
+        let readers = ReaderPool::new(workers, Mode::Lenient);
+        let mut seen = Vec::new();
+        for_each_file_holding(
+            files,
+            workers,
+            held(),
+            &readers,
+            |i, _, loaded, _| work(i, loaded),
+            |input, made| {
+                seen.push((input, made));
+                Ok(())
+            },
+        )
+        .unwrap();
+        seen
+    }
+
+    /// A FIFO at `path`.
+    #[cfg(all(unix, not(target_vendor = "apple")))]
+    fn make_fifo(path: &Path) {
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            path,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+    }
+
     #[test]
     fn results_come_in_input_order_whatever_the_workers() {
         let dir = tempfile::tempdir().unwrap();
@@ -803,21 +838,10 @@ mod tests {
         for workers in [1, 2, 5] {
             let given = files.clone();
             let seen = within_a_minute(move || {
-                let readers = ReaderPool::new(workers, Mode::Lenient);
-                let mut seen = Vec::new();
-                for_each_file_holding(
-                    given,
-                    workers,
-                    held(),
-                    &readers,
-                    |_, _, loaded, _| content(loaded),
-                    |input, text| {
-                        seen.push((input.display, text));
-                        Ok(())
-                    },
-                )
-                .unwrap();
-                seen
+                run_all(given, workers, |_, loaded| content(loaded))
+                    .into_iter()
+                    .map(|(input, text)| (input.display, text))
+                    .collect::<Vec<_>>()
             });
             assert_eq!(seen.len(), n + 1);
             for (i, (display, text)) in seen.iter().enumerate().take(n) {
@@ -846,21 +870,10 @@ mod tests {
                     tx.send(input).unwrap();
                 }
             });
-            let readers = ReaderPool::new(2, Mode::Lenient);
-            let mut seen = Vec::new();
-            for_each_file_holding(
-                rx,
-                2,
-                held(),
-                &readers,
-                |i, _, loaded, _| (i, content(loaded)),
-                |input, (i, text)| {
-                    seen.push((input.display, i, text));
-                    Ok(())
-                },
-            )
-            .unwrap();
-            seen
+            run_all(rx, 2, |i, loaded| (i, content(loaded)))
+                .into_iter()
+                .map(|(input, (i, text))| (input.display, i, text))
+                .collect::<Vec<_>>()
         });
         assert_eq!(seen.len(), n + 1);
         for (i, (display, index, text)) in seen.iter().enumerate().take(n) {
@@ -948,10 +961,8 @@ mod tests {
     fn named_fifos_written_in_another_order_are_read() {
         let dir = tempfile::tempdir().unwrap();
         let (p1, p2) = (dir.path().join("p1"), dir.path().join("p2"));
-        for p in [&p1, &p2] {
-            rustix::fs::mkfifoat(rustix::fs::CWD, p, rustix::fs::Mode::from_raw_mode(0o600))
-                .unwrap();
-        }
+        make_fifo(&p1);
+        make_fifo(&p2);
         let writer = {
             let (p1, p2) = (p1.clone(), p2.clone());
             std::thread::spawn(move || {
@@ -964,21 +975,10 @@ mod tests {
         given.insert(1, input(p1));
         given.push(input(p2));
         let seen = within_a_minute(move || {
-            let readers = ReaderPool::new(2, Mode::Lenient);
-            let mut seen = Vec::new();
-            for_each_file_holding(
-                given,
-                2,
-                held(),
-                &readers,
-                |_, _, loaded, _| content(loaded),
-                |_, text| {
-                    seen.push(text);
-                    Ok(())
-                },
-            )
-            .unwrap();
-            seen
+            run_all(given, 2, |_, loaded| content(loaded))
+                .into_iter()
+                .map(|(_, text)| text)
+                .collect::<Vec<_>>()
         });
         writer.join().unwrap();
         assert_eq!(seen, ["0", "a", "1", "2", "b"]);
@@ -1023,12 +1023,7 @@ mod tests {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     fn fifo_in(dir: &Path) -> PathBuf {
         let fifo = dir.join("p.pgn");
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-        )
-        .unwrap();
+        make_fifo(&fifo);
         fifo
     }
 
@@ -1120,12 +1115,7 @@ mod tests {
     fn a_read_that_would_wait_waits() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("p.pgn");
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-        )
-        .unwrap();
+        make_fifo(&fifo);
         let loaded = within_a_minute(move || {
             let reading = open_with(&fifo, rustix::fs::OFlags::NONBLOCK).unwrap();
             let mut writing = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
