@@ -5,6 +5,14 @@
 /// brought it in for the figures). Built without transparent huge pages (`no_thp`): with them,
 /// its first arena took a huge page at start (2 MiB zeroed) and split it again when purging,
 /// about 0.4 ms of every command's start and slower on a large file.
+///
+/// Measured again at the end of the speed round (`tools/bench-archive.sh`, medians of 5, each
+/// build against this one in the same run): with the system allocator the archive runs took
+/// 1.14–1.21× as long (a directory warm, a 300 MB file; half the peak memory on the file) and
+/// `limit` on one game 0.86× (mimalloc costs a short command 85–115 more page faults); callgrind
+/// counts 5.7% more instructions per ply. mimalloc's version 2 (its crate's `v2`) was mixed:
+/// 0.93× on the warm directory, 1.12× on the 300 MB file, 1.30× on `convert`, 0.90× on `limit`.
+/// Archives are what the binary is for: kept as it is.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
