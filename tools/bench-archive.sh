@@ -12,7 +12,8 @@
 #   big.pgn the sample converted to one UTF-8 PGN and repeated to about 300 MB (about 196,000
 #           games): `validate --quiet`, warm, with peak memory;
 #   a 430-ply game (CCPD 象甲聯賽/00000090.pgn): `limit --format json` into a pipe, 50 times;
-#           and `--version` the same way, the part of that row which is only starting the binary.
+#           and `--version` the same way: the binary's start with the loop's own cost (bash,
+#           the pipe, cat), under which that row cannot go.
 # Wall-clock seconds: run it on an otherwise idle machine.
 set -euo pipefail
 
@@ -90,8 +91,9 @@ bench "directory, cold" cold "XQ validate --quiet $work/dir"
 bench "300 MB PGN, warm" nothing "XQ validate --quiet $work/big.pgn"
 bench "limit json x50 (430 plies)" nothing \
     "for i in \$(seq 50); do XQ limit '$long' --format json | cat > /dev/null; done"
-# The same loop doing nothing but start the binary: the floor under the row above (loading,
-# relocating, the allocator's start, parsing the arguments), which no work in `limit` can lower.
+# The same loop doing nothing but start the binary: the floor under the row above (the loop
+# itself, then loading, relocating, the allocator's start, parsing the arguments), which no work
+# in `limit` can lower.
 bench "start only (--version) x50" nothing \
     "for i in \$(seq 50); do XQ --version | cat > /dev/null; done"
 fresh() { rm -rf "$work/converted"; }

@@ -1,25 +1,31 @@
-//! What reading PGN movetext a byte at a time costs at the least, timed by callgrind against
-//! `xq validate`'s reading (issue 16's instructions-per-ply goal). Not part of the build.
+//! What reading PGN movetext one byte at a time costs when a reader does only what every reader
+//! must, timed by callgrind against `xq validate`'s reading (issue 16's instructions-per-ply
+//! goal). Not part of the build.
 //!
 //!     rustc -C opt-level=3 --edition 2024 -o /tmp/tokenizer-floor tools/tokenizer-floor.rs
-//!     valgrind --tool=callgrind /tmp/tokenizer-floor /tmp/xq-bench/one.pgn
+//!     grep -v '^\[' /tmp/xq-bench/one.pgn > /tmp/movetext.pgn
+//!     valgrind --tool=callgrind /tmp/tokenizer-floor /tmp/movetext.pgn
 //!
-//! One pass over a UTF-8 PGN file, on its own:
+//! One pass over a UTF-8 PGN file (no byte-order mark), on its own:
 //! - tag lines passed (a `[` first on its line, to the line's end);
-//! - `{…}` comments passed;
+//! - `{…}` and `;` comments passed;
 //! - spaces stepped over;
-//! - each token cut, a UTF-8 character's bytes skipped by its lead byte;
+//! - each token cut, stepping by a table: a UTF-8 character's length at its lead byte;
 //! - each token's byte offset, line, length and kind (a move number, a result or a move, told
 //!   by its first byte) kept, in a vector reused for each game.
 //!
 //! It makes none of the reader's checks (results in words, games without a result, headings,
 //! glyphs). It builds no game, keeps no tags and reads no other encoding.
 //!
-//! Subtract the UTF-8 check (`core::str::converts::from_utf8`; xq makes it with simdutf8) from
-//! callgrind's total, and divide by the file's plies (251,888 for the CCPD sample as
-//! `tools/bench-archive.sh` makes `one.pgn`). On 2026-12-02: 218 instructions a ply, about 7 a
-//! byte, against 424 for `xq`'s movetext reading alone. A reader that classifies many bytes at
-//! once (as simdjson does) could go below this; a byte loop cannot by much.
+//! From callgrind's total, subtract the inclusive count of `core::str::converts::from_utf8` (the
+//! UTF-8 check, which xq makes with simdutf8), and divide by the file's plies (251,888 for the
+//! CCPD sample as `tools/bench-archive.sh` makes `one.pgn`). On 2026-12-02:
+//! - the movetext alone (the `grep` above): 168 instructions a ply, about 11 a byte;
+//! - `one.pgn` itself, tag lines passed too: 192 a ply;
+//! - against 424 for `xq`'s movetext reading alone, checks and all.
+//!
+//! It is what a plain byte loop costs, not a lower bound: a reader that classifies many bytes at
+//! once (as simdjson does) would go below it.
 
 use std::hint::black_box;
 
@@ -28,9 +34,9 @@ use std::hint::black_box;
 #[allow(dead_code)]
 #[derive(Debug, Clone, Copy)]
 struct Token {
-    at: u32,
+    at: usize,
     line: u32,
-    len: u16,
+    len: u32,
     kind: Kind,
 }
 
@@ -41,6 +47,28 @@ enum Kind {
     Move,
 }
 
+/// How many bytes a token goes on by at each byte: a UTF-8 character's length at its lead
+/// byte, 1 at any other byte, 0 at a space or delimiter, which ends the token.
+const STEP: [u8; 256] = {
+    let mut step = [1u8; 256];
+    let mut b = 0x80;
+    while b < 0x100 {
+        step[b] = match b {
+            0xF0.. => 4,
+            0xE0.. => 3,
+            _ => 2,
+        };
+        b += 1;
+    }
+    let ends = b" \t\r\n{}();";
+    let mut i = 0;
+    while i < ends.len() {
+        step[ends[i] as usize] = 0;
+        i += 1;
+    }
+    step
+};
+
 fn main() -> Result<(), String> {
     let path = std::env::args()
         .nth(1)
@@ -48,66 +76,59 @@ fn main() -> Result<(), String> {
     let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| format!("{path}: {e}"))?;
     let b = text.as_bytes();
+    let n = b.len();
     let mut tokens: Vec<Token> = Vec::with_capacity(256);
     let (mut i, mut line, mut moves) = (0usize, 1u32, 0usize);
     let mut line_start = true;
-    while i < b.len() {
+    while i < n {
         let c = b[i];
-        if c == b'\n' {
-            line += 1;
-            i += 1;
-            line_start = true;
-            continue;
-        }
-        if c == b' ' || c == b'\t' || c == b'\r' || c == b'(' || c == b')' {
+        match c {
+            b'\n' => {
+                line += 1;
+                i += 1;
+                line_start = true;
+                continue;
+            }
             // (Variations: their moves are read as the main line's are.)
-            i += 1;
-            continue;
-        }
-        if line_start && c == b'[' {
-            // A tag line: the game before it is over.
-            i = b[i..]
-                .iter()
-                .position(|&x| x == b'\n')
-                .map_or(b.len(), |k| i + k);
-            moves += tokens.iter().filter(|t| t.kind == Kind::Move).count();
-            black_box(&tokens);
-            tokens.clear();
-            continue;
+            b' ' | b'\t' | b'\r' | b'(' | b')' | b'}' => {
+                i += 1;
+                continue;
+            }
+            b'[' if line_start => {
+                // A tag line: the game before it is over.
+                while i < n && b[i] != b'\n' {
+                    i += 1;
+                }
+                black_box(&tokens);
+                tokens.clear();
+                continue;
+            }
+            b';' => {
+                while i < n && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'{' => {
+                line_start = false;
+                while i < n && b[i] != b'}' {
+                    line += u32::from(b[i] == b'\n');
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            _ => {}
         }
         line_start = false;
-        if c == b'{' {
-            while i < b.len() && b[i] != b'}' {
-                line += u32::from(b[i] == b'\n');
-                i += 1;
-            }
-            i += 1;
-            continue;
-        }
         let start = i;
-        while i < b.len() {
-            let d = b[i];
-            if d >= 0xE0 {
-                i += 3;
-                continue;
+        while i < n {
+            match STEP[usize::from(b[i])] {
+                0 => break,
+                step => i += usize::from(step),
             }
-            if d >= 0x80 {
-                i += 2;
-                continue;
-            }
-            if d == b' '
-                || d == b'\n'
-                || d == b'\r'
-                || d == b'\t'
-                || d == b'{'
-                || d == b'('
-                || d == b')'
-            {
-                break;
-            }
-            i += 1;
         }
-        i = i.min(b.len());
+        i = i.min(n);
         let token = &b[start..i];
         let kind = match token[0] {
             b'0'..=b'9' => {
@@ -126,14 +147,14 @@ fn main() -> Result<(), String> {
             b'*' => Kind::Result,
             _ => Kind::Move,
         };
+        moves += usize::from(kind == Kind::Move);
         tokens.push(Token {
-            at: start as u32,
+            at: start,
             line,
-            len: token.len() as u16,
+            len: token.len() as u32,
             kind,
         });
     }
-    moves += tokens.iter().filter(|t| t.kind == Kind::Move).count();
     black_box(&tokens);
     println!("{moves} moves");
     Ok(())
