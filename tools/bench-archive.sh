@@ -23,19 +23,31 @@ runs=${3:-5}
 here=$(cd "$(dirname "$0")/.." && pwd)
 ccpd=${CCPD:-$here/../shared/data/ccpd-dev}
 work=${BENCH_DIR:-/tmp/xq-bench}
+if [ ! -d "$ccpd/Dataset" ]; then
+    echo "$0: the CCPD sample is not at $ccpd (its Dataset directory): set CCPD=DIR" >&2
+    exit 2
+fi
 mkdir -p "$work"
 
+# The inputs are made under another name and renamed when whole: a run stopped half-way leaves
+# nothing that a later run would take for made.
 if [ ! -d "$work/dir" ]; then
+    rm -rf "$work/dir.part"
     for i in $(seq 0 9); do
-        mkdir -p "$work/dir/c$i"
-        cp -r "$ccpd/Dataset/." "$work/dir/c$i/"
+        mkdir -p "$work/dir.part/c$i"
+        cp -r "$ccpd/Dataset/." "$work/dir.part/c$i/"
     done
+    mv "$work/dir.part" "$work/dir"
 fi
 if [ ! -f "$work/big.pgn" ]; then
     rm -rf "$work/conv"
+    # (convert exits 1 for the sample's two games that do not replay; they are written all
+    # the same.)
     "$new" convert "$ccpd/Dataset" --to pgn -o "$work/conv/" > /dev/null 2>&1 || true
-    find "$work/conv" -name '*.pgn' -print0 | sort -z | xargs -0 cat > "$work/one.pgn"
-    for _ in $(seq 1 63); do cat "$work/one.pgn"; done > "$work/big.pgn"
+    find "$work/conv" -name '*.pgn' -print0 | sort -z | xargs -0 cat > "$work/one.pgn.part"
+    mv "$work/one.pgn.part" "$work/one.pgn"
+    for _ in $(seq 1 63); do cat "$work/one.pgn"; done > "$work/big.pgn.part"
+    mv "$work/big.pgn.part" "$work/big.pgn"
 fi
 # Two files are named 00000090.pgn; the 430-ply game is the league one (the other has 40 plies).
 long="$ccpd/Dataset/對局/大師對局/以賽事分類/象甲聯賽/00000090.pgn"

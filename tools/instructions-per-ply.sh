@@ -16,6 +16,14 @@ xq=${1:?usage: $0 XQ}
 here=$(cd "$(dirname "$0")/.." && pwd)
 ccpd=${CCPD:-$here/../shared/data/ccpd-dev}
 input=${2:-$ccpd/Dataset}
+if ! command -v valgrind > /dev/null; then
+    echo "$0: needs valgrind (callgrind counts the instructions)" >&2
+    exit 2
+fi
+if [ ! -e "$input" ]; then
+    echo "$0: no input at $input: give one, or set CCPD=DIR to the CCPD sample" >&2
+    exit 2
+fi
 out=$(mktemp)
 trap 'rm -f "$out" "$out.log"' EXIT
 valgrind --tool=callgrind --callgrind-out-file="$out" \
