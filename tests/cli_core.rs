@@ -72,6 +72,21 @@ fn fen_errors_list_every_problem() {
     insta::assert_snapshot!(run.stderr);
 }
 
+/// A file's name given where a FEN goes is said to be one, here and in an option of another
+/// command, rather than each of its characters failing to be a piece.
+#[test]
+fn a_file_named_for_a_fen_is_said_to_be_a_file() {
+    let run = xq(&["fen", "fixtures/example.fen"]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!(run.stderr, @"xq: invalid FEN: `fixtures/example.fen` names a file; give the FEN itself, in quotes");
+    let run = xq(&["move", "--fen", "fixtures/example.fen", "h2e2"]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("names a file"), "{}", run.stderr);
+    // A FEN that is wrong is still shown with its problems.
+    let run = xq(&["fen", "fixtures/no-such.fen"]);
+    assert!(run.stderr.contains("not a piece letter"), "{}", run.stderr);
+}
+
 #[test]
 fn fen_rule_errors() {
     let run = xq(&["fen", "4k4/9/9/9/9/9/9/9/3A5/4K4 w"]);

@@ -166,3 +166,20 @@ fn the_cli_prints_the_library_report() {
         assert_eq!(stdout, expected, "{format}");
     }
 }
+
+/// A record piped in without `-` is not read: the error says how to ask for it.
+#[test]
+fn without_moves_the_error_says_how_to_read_standard_input() {
+    let record = std::fs::read("fixtures/judge/cxa2020-figure-2.txt").unwrap();
+    let run = support::xq_with_input(&["judge"], Some(&record));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("- to read a record from standard input"),
+        "{}",
+        run.stderr
+    );
+    let run = support::xq_with_input(&["judge", "-", "--format", "json"], Some(&record));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("\"verdict\""), "{}", run.stdout);
+}

@@ -105,7 +105,8 @@ pub(crate) fn read_line(src: &Source<'_>) -> Result<Line, CliError> {
         && !record_gaps
     {
         return Err(CliError::Usage(
-            "no moves: give --moves \"M1 M2 …\" or a file".to_owned(),
+            "no moves: give --moves \"M1 M2 …\", a file, or - to read a record from standard input"
+                .to_owned(),
         ));
     }
     if line.self_kill.is_some() && !tokens.is_empty() {

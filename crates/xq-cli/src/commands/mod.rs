@@ -75,7 +75,17 @@ pub(crate) fn parse_fen(text: &str, lenient: bool) -> Result<xq_core::Position, 
     } else {
         xq_core::Position::from_fen(text)
     };
-    result.map_err(|err| CliError::Invalid(describe_fen_error(text, &err)))
+    result.map_err(|err| {
+        // A file's name where the FEN goes (`xq fen start.fen`): said as that, not as the
+        // name's characters failing to be pieces.
+        if std::path::Path::new(text).is_file() {
+            return CliError::Invalid(format!(
+                "invalid FEN: `{}` names a file; give the FEN itself, in quotes",
+                xq_core::text::visible(text)
+            ));
+        }
+        CliError::Invalid(describe_fen_error(text, &err))
+    })
 }
 
 /// A FEN error for people: the FEN, each syntax problem with a caret under its place, then each
