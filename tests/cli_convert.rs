@@ -337,3 +337,22 @@ fn an_encoding_the_format_has_not_is_refused() {
         }
     }
 }
+
+/// A notation's name given as the format to write is pointed at `--notation`; another wrong
+/// format gets clap's error alone.
+#[test]
+fn a_notation_given_as_the_format_is_pointed_at_notation() {
+    let run = xq(&["convert", "fixtures/records", "--to", "wxf", "-o", "-"]);
+    assert_eq!(run.code, 2);
+    insta::assert_snapshot!(run.stderr, @r"
+    error: invalid value 'wxf' for '--to <TO>'
+      [possible values: pgn, xqf, dhtmlxq, json, csv, txt, jsonl, parquet]
+
+      tip: `wxf` is a notation: give it with --notation wxf, and a format with --to
+
+    For more information, try '--help'.
+    ");
+    let run = xq(&["convert", "fixtures/records", "--to", "foo", "-o", "-"]);
+    assert_eq!(run.code, 2);
+    assert!(!run.stderr.contains("tip:"), "{}", run.stderr);
+}

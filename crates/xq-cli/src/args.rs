@@ -219,6 +219,29 @@ impl NotationArg {
     }
 }
 
+/// Adds to a usage error a tip clap cannot give: a notation's name given as `--to` (a format),
+/// as in `convert --to wxf`, is pointed at `--notation`.
+pub(crate) fn add_tips(err: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::InvalidValue {
+        return;
+    }
+    let arg = err.get(ContextKind::InvalidArg);
+    let value = err.get(ContextKind::InvalidValue);
+    let (Some(ContextValue::String(arg)), Some(ContextValue::String(value))) = (arg, value) else {
+        return;
+    };
+    if !arg.starts_with("--to ") || NotationArg::from_str(value, true).is_err() {
+        return;
+    }
+    let tip =
+        format!("`{value}` is a notation: give it with --notation {value}, and a format with --to");
+    err.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
+}
+
 /// How several pawns of one kind on a file are named in Chinese.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum TandemArg {

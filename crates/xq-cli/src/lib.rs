@@ -31,7 +31,8 @@ const OUT_BUFFER: usize = 1 << 16;
 pub fn main() -> ExitCode {
     let args = match args::Cli::try_parse() {
         Ok(args) => args,
-        Err(err) => {
+        Err(mut err) => {
+            args::add_tips(&mut err);
             let _ = err.print();
             return ExitCode::from(if err.use_stderr() {
                 ExitStatus::Usage as u8
