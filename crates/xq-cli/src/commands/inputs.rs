@@ -280,6 +280,8 @@ mod tests {
     #[cfg(all(unix, not(target_vendor = "apple")))]
     #[test]
     fn named_and_found_files_say_whether_they_are_regular_files() {
+        use crate::commands::testing::make_fifo;
+
         let dir = tempfile::tempdir().unwrap();
         let (file, fifo, below) = (
             dir.path().join("a.pgn"),
@@ -287,20 +289,10 @@ mod tests {
             dir.path().join("below"),
         );
         fs::write(&file, "").unwrap();
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-        )
-        .unwrap();
+        make_fifo(&fifo);
         fs::create_dir(&below).unwrap();
         fs::write(below.join("b.pgn"), "").unwrap();
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            below.join("q.pgn"),
-            rustix::fs::Mode::from_raw_mode(0o600),
-        )
-        .unwrap();
+        make_fifo(&below.join("q.pgn"));
         let collected = collect(&[file, fifo, below], false);
         let seen: Vec<_> = collected
             .files

@@ -156,3 +156,18 @@ pub(crate) fn is_filler(token: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_digit()))
 }
+
+/// What the tests of several commands make alike.
+#[cfg(test)]
+mod testing {
+    /// A FIFO at `path`.
+    #[cfg(all(unix, not(target_vendor = "apple")))]
+    pub(crate) fn make_fifo(path: &std::path::Path) {
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            path,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+    }
+}

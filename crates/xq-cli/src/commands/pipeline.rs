@@ -715,6 +715,8 @@ mod tests {
     use xq_notation::Mode;
 
     use super::*;
+    #[cfg(all(unix, not(target_vendor = "apple")))]
+    use crate::commands::testing::make_fifo;
 
     /// The files the readers hold open ahead in these tests: a few for each reader (shares of 8,
     /// 4 and 2 for 4, 8 and 16 readers), whatever the limit on open files this process runs
@@ -814,17 +816,6 @@ mod tests {
         )
         .unwrap();
         seen
-    }
-
-    /// A FIFO at `path`.
-    #[cfg(all(unix, not(target_vendor = "apple")))]
-    fn make_fifo(path: &Path) {
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            path,
-            rustix::fs::Mode::from_raw_mode(0o600),
-        )
-        .unwrap();
     }
 
     #[test]
