@@ -404,6 +404,10 @@ impl PgnChunks<'_> {
                 let n = buf.len().min(want - out.len());
                 out.extend_from_slice(&buf[..n]);
                 self.src.consume(n);
+                // The rest straight into `out`: a read at least as large as the reader's buffer,
+                // with that buffer empty, is not copied through it.
+                let rest = (want - out.len()) as u64;
+                (&mut self.src).take(rest).read_to_end(&mut out)?;
                 continue;
             }
             if out.last() == Some(&b'\r') {
