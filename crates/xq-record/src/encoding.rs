@@ -503,11 +503,14 @@ impl TextDecoder {
         }
         // (Valid UTF-8 throughout is UTF-8 at once, unless lines in a legacy encoding were
         // read: then lines UTF-8 by chance are told one by one, as reading the file whole does.)
+        // (The UTF-8 found valid here is not checked again when it is taken as the text.)
+        let mut checked = None;
         let simple = !self.mixing
             || bytes.is_ascii()
-            || (self.encoding == Encoding::Utf8
-                && self.legacy.is_none()
-                && valid_utf8_up_to(bytes) == bytes.len());
+            || (self.encoding == Encoding::Utf8 && self.legacy.is_none() && {
+                checked = simdutf8::basic::from_utf8(bytes).ok();
+                checked.is_some()
+            });
         let quick = || {
             // A file in GBK or Big5 (the line rule below, in one pass: see
             // `PairTable::decode_lines`); not at a byte-order mark starting the file, which the
@@ -519,7 +522,7 @@ impl TextDecoder {
                 .decode_lines(bytes, |line, first| self.utf8_line(line, first).is_some())
         };
         let mut text = if simple {
-            self.decode_piece(bytes, self.encoding, at_start, origin, replaced)
+            self.decode_piece(bytes, checked, self.encoding, at_start, origin, replaced)
         } else if let Some(text) = quick() {
             if at_start {
                 self.bom = 0;
@@ -645,16 +648,18 @@ impl TextDecoder {
         replaced: &mut Vec<Replaced>,
     ) {
         let legacy = *self.legacy.get_or_insert_with(|| detect_legacy(bytes));
-        let piece = self.decode_piece(run.bytes, legacy, *first, run.at, replaced);
+        let piece = self.decode_piece(run.bytes, None, legacy, *first, run.at, replaced);
         text.push_str(&piece);
         *first = false;
     }
 
     /// `bytes` (from byte `at` of the file) in `encoding`; a byte-order mark dropped only at the
     /// file's start. Each sequence of bytes that is not text becomes U+FFFD, noted in `replaced`.
+    /// `checked`: `bytes` as UTF-8, if `encoding` is UTF-8 and they were found valid already.
     fn decode_piece(
         &mut self,
         bytes: &[u8],
+        checked: Option<&str>,
         encoding: Encoding,
         at_start: bool,
         at: usize,
@@ -677,6 +682,9 @@ impl TextDecoder {
         }
         let skip = if at_start { self.bom } else { 0 };
         let src = &bytes[skip..];
+        if let Some(valid) = checked {
+            return valid[skip..].to_owned();
+        }
         // Text throughout, as almost always: decoded at once (GBK and Big5 character by
         // character from the characters already met, where every code is a two-byte one).
         if let Some(text) = PairTable::of(encoding).and_then(|table| table.decode(src)) {
@@ -1308,6 +1316,32 @@ mod tests {
         assert_eq!(Encoding::from_name("cp950"), Some(Encoding::Big5));
     }
 
+    /// A UTF-8 piece of a file whose encoding was told is checked once and taken as it is: a
+    /// byte-order mark dropped at the file's start (and counted), one starting a later line made
+    /// spaces; a piece that is not UTF-8 throughout is read line by line.
+    #[test]
+    fn valid_utf8_is_taken_as_checked() {
+        let mut decoder = TextDecoder::new(Encoding::Utf8, true);
+        let first = "\u{feff}[Event \"象棋\"]\n";
+        assert_eq!(
+            decoder.decode(first.as_bytes(), 0, &mut Vec::new()),
+            "[Event \"象棋\"]\n"
+        );
+        assert_eq!(decoder.bom_len(), 3);
+        let later = "\u{feff}[Event \"杯\"]\n";
+        assert_eq!(
+            decoder.decode(later.as_bytes(), first.len(), &mut Vec::new()),
+            "   [Event \"杯\"]\n"
+        );
+        assert_eq!(decoder.bom_len(), 3);
+        let mut gbk_line = "[Site \"北京\"]\n".as_bytes().to_vec();
+        gbk_line.extend(encode("[Event \"杯\"]\n", Encoding::Gbk).iter());
+        assert_eq!(
+            decoder.decode(&gbk_line, 100, &mut Vec::new()),
+            "[Site \"北京\"]\n[Event \"杯\"]\n"
+        );
+    }
+
     #[test]
     fn lines_are_scanned_as_split() {
         let mut rng = 0x2545_f491_4f6c_dd1du64;
@@ -1440,7 +1474,7 @@ mod tests {
                 });
             } else {
                 let legacy = *decoder.legacy.get_or_insert_with(|| detect_legacy(bytes));
-                text.push_str(&decoder.decode_piece(line, legacy, first, 0, &mut Vec::new()));
+                text.push_str(&decoder.decode_piece(line, None, legacy, first, 0, &mut Vec::new()));
             }
             first = false;
         }
