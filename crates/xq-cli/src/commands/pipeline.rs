@@ -110,8 +110,8 @@ impl Loaded {
         let read = file.and_then(|file| read_up_to_large(file, &mut bytes));
         match read {
             Err(e) => Loaded::Failed(e),
-            Ok(()) if bytes.len() as u64 > LARGE => Loaded::Large,
-            Ok(()) => Loaded::Bytes(bytes),
+            Ok(large) if large || bytes.len() as u64 > LARGE => Loaded::Large,
+            Ok(_) => Loaded::Bytes(bytes),
         }
     }
 
@@ -123,19 +123,56 @@ impl Loaded {
     }
 }
 
-/// Reads `file` onto `bytes` up to one byte past [`LARGE`]. A file opened ahead is opened without
-/// waiting ([`open_ahead`]), a flag that changes nothing in reading a regular file on Linux's own
-/// file systems; where a read says it would have to wait all the same (a file system that
-/// honours the flag), the flag is cleared and the read goes on, waiting as it does for a file
-/// opened at its turn. (Cleared then rather than after every opening ahead: a system call a file
-/// less.)
-fn read_up_to_large(file: std::fs::File, bytes: &mut Vec<u8>) -> io::Result<()> {
-    let mut file = file.take(LARGE + 1);
+/// Reads `file` onto `bytes` up to one byte past [`LARGE`]; `true` if it was found larger than
+/// that from its length, and not read. First what `bytes` has room for, the whole of most record
+/// files (no system call to ask the length first); a regular file that fills it is asked its
+/// length, and then read whole at once, or not at all if it is large (it is streamed: reading
+/// 4 MiB of it to throw them away took a read and eight copies of the bytes growing the vector).
+/// A file opened ahead is opened without waiting ([`open_ahead`]), a flag that changes nothing
+/// in reading a regular file on Linux's own file systems; where a read says it would have to
+/// wait all the same (a file system that honours the flag), the flag is cleared and the read
+/// goes on, waiting as it does for a file opened at its turn. (Cleared then rather than after
+/// every opening ahead: a system call a file less.)
+fn read_up_to_large(file: std::fs::File, bytes: &mut Vec<u8>) -> io::Result<bool> {
     let mut cleared = false;
+    let room = bytes.capacity().max(1) as u64;
+    let mut first = file.take(room);
+    read_waiting(&mut first, bytes, &mut cleared)?;
+    if (bytes.len() as u64) < room {
+        return Ok(false);
+    }
+    let file = first.into_inner();
+    let len = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    if let Some(len) = len {
+        if len > LARGE {
+            return Ok(true);
+        }
+        // (And a little more, where `read_to_end` finds the end.)
+        let more = usize::try_from(len)
+            .unwrap_or(0)
+            .saturating_sub(bytes.len());
+        bytes.reserve_exact(more + 32);
+    }
+    let mut rest = file.take(LARGE + 1 - bytes.len() as u64);
+    read_waiting(&mut rest, bytes, &mut cleared)?;
+    Ok(false)
+}
+
+/// `file.read_to_end(bytes)`, the file's `O_NONBLOCK` cleared (once: `cleared`) if a read says
+/// it would wait (see [`read_up_to_large`]).
+fn read_waiting(
+    file: &mut io::Take<std::fs::File>,
+    bytes: &mut Vec<u8>,
+    cleared: &mut bool,
+) -> io::Result<()> {
     loop {
         match file.read_to_end(bytes) {
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock && !cleared => {
-                cleared = true;
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && !*cleared => {
+                *cleared = true;
                 #[cfg(unix)]
                 wait_in_reads(file.get_ref())?;
             }
@@ -1143,6 +1180,44 @@ mod tests {
         };
         assert_eq!(content(Loaded::read(&path, Some(ahead))), "1");
         assert_eq!(content(Loaded::read(&path, None)), "2");
+    }
+
+    /// A file read in two steps (what the first read has room for, then the rest at once, its
+    /// length asked) comes whole and in order at every size about the first read's room; a FIFO,
+    /// which has no length, too.
+    #[test]
+    fn a_file_longer_than_the_first_read_comes_whole() {
+        let letters = |len: usize| -> String {
+            (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn");
+        for len in [
+            0,
+            FIRST_READ - 1,
+            FIRST_READ,
+            FIRST_READ + 1,
+            3 * FIRST_READ + 5,
+            100_000,
+        ] {
+            std::fs::write(&path, letters(len)).unwrap();
+            assert_eq!(content(Loaded::read(&path, None)), letters(len), "{len}");
+        }
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let text: &'static str = letters(3 * FIRST_READ + 5).leak();
+            let read = within_a_minute(move || {
+                let dir = tempfile::tempdir().unwrap();
+                let fifo = fifo_in(dir.path());
+                let writing = writer(&fifo, 0, text);
+                let loaded = content(Loaded::read(&fifo, None));
+                writing.join().unwrap();
+                loaded
+            });
+            assert_eq!(read, text);
+        }
     }
 
     #[test]
