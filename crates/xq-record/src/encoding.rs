@@ -767,18 +767,30 @@ impl PairTable {
         }
     }
 
-    /// The entry of the code `lead trail` (`lead` from 80).
+    /// The entry of the code `lead trail` (`lead` from 80), if it is one character ([`None`] for
+    /// [`PairTable::NOT_ONE`]).
     #[inline]
-    fn entry(&self, lead: u8, trail: u8) -> u32 {
-        let entry = &self.chars[usize::from(lead & 0x7F) << 8 | usize::from(trail)];
-        match entry.load(Ordering::Relaxed) {
-            0 => {
-                let found = self.work_out(lead, trail);
-                entry.store(found, Ordering::Relaxed);
-                found
-            }
-            known => known,
+    fn entry(&self, lead: u8, trail: u8) -> Option<u32> {
+        let slot = &self.chars[usize::from(lead & 0x7F) << 8 | usize::from(trail)];
+        let entry = slot.load(Ordering::Relaxed);
+        // One test for the two rare entries, 0 and NOT_ONE (u32::MAX).
+        if entry.wrapping_add(1) > 1 {
+            return Some(entry);
         }
+        self.rare_entry(slot, entry, lead, trail)
+    }
+
+    /// [`PairTable::entry`] for an entry not worked out yet (0) or not one character.
+    #[cold]
+    fn rare_entry(&self, slot: &AtomicU32, entry: u32, lead: u8, trail: u8) -> Option<u32> {
+        let entry = if entry == 0 {
+            let found = self.work_out(lead, trail);
+            slot.store(found, Ordering::Relaxed);
+            found
+        } else {
+            entry
+        };
+        (entry != Self::NOT_ONE).then_some(entry)
     }
 
     /// The entry of `lead trail`, decoded alone by encoding_rs. (Both encodings read a
@@ -870,31 +882,16 @@ impl PairTable {
         out: &mut [u8],
         mut len: usize,
     ) -> Lines {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGH: u64 = ONES * 0x80;
-        const LOW: u64 = !HIGH;
-        // The line being read: where it starts, and whether a byte that is not ASCII was met
-        // in it.
-        let (mut line_start, mut seen) = (at, false);
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        // (A line start: where looking back for the line's start stops.)
+        let start = at;
         while at < src.len() {
-            // ASCII eight bytes at a time: copied whole, kept up to the first that is not; the
-            // last LF among them noted (exactly: a byte's high bit is set if and only if it is
-            // LF).
+            // ASCII eight bytes at a time: copied whole, kept up to the first that is not.
             while let Some(chunk) = src.get(at..at + 8) {
                 let mut word = [0; 8];
                 word.copy_from_slice(chunk);
                 out[len..len + 8].copy_from_slice(&word);
-                let x = u64::from_le_bytes(word);
-                let ascii = (x & HIGH).trailing_zeros() as usize / 8;
-                if LINES {
-                    let y = x ^ (ONES * u64::from(b'\n'));
-                    let lf = !(((y & LOW) + LOW) | y | LOW)
-                        & u64::MAX.checked_shr(64 - 8 * ascii as u32).unwrap_or(0);
-                    if lf != 0 {
-                        line_start = at + (63 - lf.leading_zeros() as usize) / 8 + 1;
-                        seen = false;
-                    }
-                }
+                let ascii = (u64::from_le_bytes(word) & HIGH).trailing_zeros() as usize / 8;
                 len += ascii;
                 at += ascii;
                 if ascii < 8 {
@@ -906,33 +903,35 @@ impl PairTable {
                 out[len] = b;
                 len += 1;
                 at += 1;
-                if LINES && b == b'\n' {
-                    line_start = at;
-                    seen = false;
-                }
             }
             if at >= src.len() {
                 break;
             }
-            if LINES && !seen {
-                if let [0xC2..=0xF4, 0x80..=0xBF, ..] = src[at..] {
+            // A line whose first byte that is not ASCII may start a UTF-8 character: told by
+            // looking back over the line only at a byte that may (rare in text of these
+            // encodings, where line ends were followed before at every eight bytes; a line end
+            // is never part of a code).
+            if LINES && let [0xC2..=0xF4, 0x80..=0xBF, ..] = src[at..] {
+                let line_start = src[start..at]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(start, |i| start + i + 1);
+                if src[line_start..at].is_ascii() {
                     return Lines::MayBeUtf8 {
                         start: line_start,
                         first: at,
                         written: len - (at - line_start),
                     };
                 }
-                seen = true;
             }
             // Then the codes that follow one another.
             while let Some(&lead) = src.get(at).filter(|b| !b.is_ascii()) {
                 let Some(&trail) = src.get(at + 1) else {
                     return Lines::NotOne;
                 };
-                let entry = self.entry(lead, trail);
-                if entry == Self::NOT_ONE {
+                let Some(entry) = self.entry(lead, trail) else {
                     return Lines::NotOne;
-                }
+                };
                 // Four bytes written, the count among them; the count's byte is written over
                 // next.
                 out[len..len + 4].copy_from_slice(&entry.to_le_bytes());
@@ -1538,6 +1537,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Lines decoded in one pass offer a line as UTF-8 only at its first byte that is not ASCII,
+    /// when that may start a UTF-8 character: a code that may, after another code on its line,
+    /// is read as a code; the line's start is found after a line of codes, a long one, or none.
+    #[test]
+    fn only_a_lines_first_code_is_offered_as_utf8() {
+        let big5 = PairTable::of(Encoding::Big5).unwrap();
+        // D2 BB: a Big5 character, and һ in UTF-8; A4 40: 一, never UTF-8.
+        let lines: [&[u8]; 4] = [
+            b"[Event \"\xa4\x40\"]\n",
+            b"1. \xa4\x40 \xd2\xbb\n",
+            b"a longer line of ASCII, then \xd2\xbb\n",
+            b"\xd2\xbb \xd2\xbb\n",
+        ];
+        let src = lines.concat();
+        let offered = std::cell::RefCell::new(Vec::new());
+        let got = big5.decode_lines(&src, |line, first| {
+            offered.borrow_mut().push((line.to_vec(), first));
+            false
+        });
+        let want = Encoding::Big5
+            .decoder()
+            .decode_without_bom_handling_and_without_replacement(&src);
+        assert_eq!(got.as_deref(), want.as_deref());
+        assert_eq!(
+            offered.into_inner(),
+            [(lines[2].to_vec(), 29), (lines[3].to_vec(), 0)]
+        );
     }
 
     /// The look-up decoder reads every two-byte code of GBK and Big5 as encoding_rs does, or
