@@ -806,9 +806,11 @@ impl Reader {
     ///
     /// # Errors
     /// See [`NotationError`].
+    #[inline]
     pub fn read(&mut self, text: &str, pos: &Position) -> Result<Move, NotationError> {
         // The common case first: a Chinese or WXF token read lately, its piece named alone on
-        // its file (what `Descriptive::resolve` tries first in lenient mode).
+        // its file (what `Descriptive::resolve` tries first in lenient mode). Small enough to
+        // stand in the caller's loop; the rest is a function of its own.
         if self.mode == Mode::Lenient
             && let Some(key) = short_key(text)
             && let Some(MoveText::Descriptive(d)) = self.recent(key, recent_set(key))
@@ -816,6 +818,12 @@ impl Reader {
         {
             return Ok(m);
         }
+        self.read_in_full(text, pos)
+    }
+
+    /// [`Reader::read`] past its common case.
+    #[inline(never)]
+    fn read_in_full(&mut self, text: &str, pos: &Position) -> Result<Move, NotationError> {
         let mode = self.mode;
         let ranks = self.ranks;
         let ranks_wrong = || {

@@ -401,24 +401,14 @@ fn other_side_to_move(pos: &Position) -> Option<Position> {
     (!flipped.is_king_attacked(flipped.turn().other())).then_some(flipped)
 }
 
+#[inline]
 fn resolve(
     node: &Node,
     pos: &Position,
     reader: &mut Reader,
 ) -> Result<Move, (MoveErrorKind, String)> {
     if let Some(text) = node.text.as_deref() {
-        return reader.read(text, pos).map_err(|err| {
-            let kind = match &err {
-                NotationError::Syntax(_) => MoveErrorKind::Unreadable,
-                NotationError::Resolve(e) => match e.kind() {
-                    "ambiguous" => MoveErrorKind::Ambiguous,
-                    "illegal" => MoveErrorKind::Illegal,
-                    "not_strict" => MoveErrorKind::NotStandard,
-                    _ => MoveErrorKind::NoMatch,
-                },
-            };
-            (kind, err.to_string())
-        });
+        return reader.read(text, pos).map_err(text_error);
     }
     let Some(m) = node.m else {
         return Err((
@@ -437,6 +427,21 @@ fn resolve(
                 _ => (MoveErrorKind::NoMatch, format!("{m}: {err}")),
             }
         })
+}
+
+/// A move's text that does not resolve: the kind of error, and the message.
+#[cold]
+fn text_error(err: NotationError) -> (MoveErrorKind, String) {
+    let kind = match &err {
+        NotationError::Syntax(_) => MoveErrorKind::Unreadable,
+        NotationError::Resolve(e) => match e.kind() {
+            "ambiguous" => MoveErrorKind::Ambiguous,
+            "illegal" => MoveErrorKind::Illegal,
+            "not_strict" => MoveErrorKind::NotStandard,
+            _ => MoveErrorKind::NoMatch,
+        },
+    };
+    (kind, err.to_string())
 }
 
 /// Replays `line` from `pos` (the position before its first move, ply `first_ply` + 1), then
