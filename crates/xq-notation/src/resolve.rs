@@ -279,6 +279,7 @@ fn pick(list: &[Square], tandem: Tandem) -> Option<Square> {
 
 /// Where the piece on `from` goes when it moves `direction` by `amount`, if that is a place
 /// (the piece's own rule is checked later).
+#[inline]
 pub(crate) fn destination(
     from: Square,
     role: Role,
