@@ -356,3 +356,27 @@ fn a_notation_given_as_the_format_is_pointed_at_notation() {
     assert_eq!(run.code, 2);
     assert!(!run.stderr.contains("tip:"), "{}", run.stderr);
 }
+
+/// Without `-o` the records go to standard output (as with `-o -`) and what the run says to
+/// standard error; a dataset, a directory of part files, is not written there.
+#[test]
+fn without_an_output_the_records_go_to_standard_output() {
+    let input = INPUTS[0];
+    let run = xq(&["convert", input, "--to", "pgn"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("[Game \"Chinese Chess\"]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("hu-ronghua-uci-5.pgn"),
+        "{}",
+        run.stderr
+    );
+    let dash = xq(&["convert", input, "--to", "pgn", "-o", "-"]);
+    assert_eq!(run.stdout, dash.stdout);
+    let dataset = xq(&["convert", input, "--to", "jsonl"]);
+    assert_eq!(dataset.code, 2);
+    insta::assert_snapshot!(dataset.stderr, @"xq: a dataset is a directory of part files, not written to standard output: give the directory with -o DIR");
+}

@@ -302,7 +302,11 @@ fn options_are_checked_and_flip_shows_red_to_move() {
         "jsonl",
     ]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("is not a directory"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not written to standard output"),
+        "{}",
+        run.stderr
+    );
     let run = dataset(&out, &["--format", "jsonl", "--flip", "--validation", "1"]);
     assert_eq!(run.code, 1);
     let m = manifest(&out);

@@ -656,9 +656,10 @@ pub(crate) struct ConvertArgs {
     #[arg(long, value_enum)]
     pub(crate) to: TargetFormat,
     /// Where to write: a directory, existing or ending in `/` (one output per input, the tree
-    /// below directory inputs mirrored), or a file (every game of every input, in input order;
-    /// `-` for standard output). `-o`/`--output` as in the other commands.
-    #[arg(long, short = 'o', visible_alias = "output")]
+    /// below directory inputs mirrored), or a file (every game of every input, in input order);
+    /// `-`, the default, for standard output (XQF, which is binary, not to a terminal).
+    /// `-o`/`--output` as in the other commands.
+    #[arg(long, short = 'o', visible_alias = "output", default_value = "-")]
     pub(crate) out: std::path::PathBuf,
     /// The notation of moves (PGN and move lists).
     #[arg(long, value_enum, default_value_t = NotationArg::Chinese)]

@@ -11,7 +11,7 @@
 use std::{
     collections::{HashMap, HashSet},
     fs,
-    io::{self, Write},
+    io::{self, IsTerminal, Write},
     path::{Path, PathBuf},
     sync::Mutex,
 };
@@ -40,6 +40,9 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
         TargetFormat::Jsonl => return super::dataset::convert(args, DatasetFormat::Jsonl, out),
         TargetFormat::Parquet => return super::dataset::convert(args, DatasetFormat::Parquet, out),
         _ => {}
+    }
+    if let Some(refused) = binary_to_terminal(args.to, &args.out, io::stdout().is_terminal()) {
+        return Err(refused);
     }
     // `--out -`: the records go to standard output, so the report goes to standard error.
     let mut stderr = io::stderr();
@@ -147,6 +150,16 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
     }
     nothing?;
     Ok(status)
+}
+
+/// The refusal to write XQF, which is binary, to standard output when that is a terminal (where
+/// `-o` was most likely forgotten: standard output is the default).
+fn binary_to_terminal(to: TargetFormat, out: &Path, terminal: bool) -> Option<CliError> {
+    (to == TargetFormat::Xqf && out.as_os_str() == "-" && terminal).then(|| {
+        CliError::Usage(
+            "--to xqf writes a binary file, not shown on a terminal: give -o FILE or -o DIR/ (or send standard output to a file or a pipe)".to_owned(),
+        )
+    })
 }
 
 /// Writes every input into the one output `args.out` (a file target with several inputs): one
@@ -1002,5 +1015,21 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     match path.extension() {
         Some(ext) => path.with_file_name(format!("{stem}{suffix}.{}", ext.to_string_lossy())),
         None => path.with_file_name(format!("{stem}{suffix}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// XQF goes to standard output when that is a file or a pipe, not to a terminal; the text
+    /// formats go to a terminal too, and a named output is written whatever standard output is.
+    #[test]
+    fn xqf_is_not_written_to_a_terminal() {
+        let stdout = Path::new("-");
+        assert!(binary_to_terminal(TargetFormat::Xqf, stdout, true).is_some());
+        assert!(binary_to_terminal(TargetFormat::Xqf, stdout, false).is_none());
+        assert!(binary_to_terminal(TargetFormat::Pgn, stdout, true).is_none());
+        assert!(binary_to_terminal(TargetFormat::Xqf, Path::new("a.xqf"), true).is_none());
     }
 }

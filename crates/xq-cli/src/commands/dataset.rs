@@ -166,7 +166,12 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         ));
     }
     let dir = plan.out;
-    if dir.as_os_str() == "-" || (dir.exists() && !dir.is_dir()) {
+    if dir.as_os_str() == "-" {
+        return Err(CliError::Usage(
+            "a dataset is a directory of part files, not written to standard output: give the directory with -o DIR".to_owned(),
+        ));
+    }
+    if dir.exists() && !dir.is_dir() {
         return Err(CliError::Usage(format!(
             "{} is not a directory: a dataset is a directory of part files",
             visible_path(dir)
