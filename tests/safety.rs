@@ -592,6 +592,32 @@ fn a_damaged_record_among_others_fails_and_other_files_are_skipped() {
     );
 }
 
+/// A note named on the command line, by a name no record has, that quotes a move is said to be
+/// no record in one line, not read as games of its paragraphs (each failing at its first word);
+/// `--from txt` reads it as a move list all the same.
+#[test]
+fn a_note_named_on_the_command_line_is_no_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let note = tmp.path().join("NOTES.md");
+    fs::write(
+        &note,
+        "# Notes\n\nThe opening h2e2 is the central cannon.\n\nIt is played often.\n\nSee the book.\n",
+    )
+    .unwrap();
+    let run = xq(&["validate", note.to_str().unwrap(), "-q"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    insta::assert_snapshot!(scrub(&run.stdout, tmp.path()), @r"
+    TMP/NOTES.md: cannot be read: most of its words are no moves, tags nor position (2 of the 3 games it would hold have none), and .md is no record's extension: not read as a record (--from txt reads it as a move list) [unknown_format]
+    0 games in 1 file: 0 ok, 0 failed; 1 file without a game read
+    ");
+    let read = xq(&["validate", note.to_str().unwrap(), "-q", "--from", "txt"]);
+    assert!(
+        read.stdout.ends_with("3 games in 1 file: 0 ok, 3 failed\n"),
+        "{}",
+        read.stdout
+    );
+}
+
 /// A large file (read as a stream) that is no record, found among records, is skipped as a
 /// small one is, by every command that reads directories.
 #[test]

@@ -402,11 +402,29 @@ pub(crate) fn read_with(
     };
     // Words that are no record (a note, a numbered list of instructions) read as a move list or
     // as PGN without tags: said so, not read as games of nonsense (unless the format was given).
-    if options.format.is_none() && matches!(format, Format::Txt | Format::Pgn) && is_prose(&games) {
-        return Err(ReadError::new(
-            ReadErrorKind::UnknownFormat,
-            "its words are no moves, tags nor position",
-        ));
+    // A text named otherwise than a record (`README.md`) is one only if most of what it would
+    // hold are games: a note that quotes a move or two is still a note.
+    if options.format.is_none() && matches!(format, Format::Txt | Format::Pgn) {
+        if !games.is_empty() && games.iter().all(is_prose) {
+            return Err(ReadError::new(
+                ReadErrorKind::UnknownFormat,
+                "its words are no moves, tags nor position",
+            ));
+        }
+        let named = extension.filter(|e| Format::from_extension(e).is_none());
+        let (prose, all) = match named {
+            Some(_) => (games.iter().filter(|g| is_prose(g)).count(), games.len()),
+            None => (0, games.len()),
+        };
+        if let Some(named) = named.filter(|_| prose * 2 > all) {
+            return Err(ReadError::new(
+                ReadErrorKind::UnknownFormat,
+                format!(
+                    "most of its words are no moves, tags nor position ({prose} of the {all} games it would hold have none), and .{named} is no record's extension: not read as a record (--from txt reads it as a move list)",
+                    named = xq_core::text::visible(named),
+                ),
+            ));
+        }
     }
     // Text readers place start positions in the decoded text; the file has its own offsets.
     let games = match (format, text.as_deref(), encoding) {
@@ -431,11 +449,12 @@ pub(crate) fn read_with(
 /// words, and a text of megabytes of words is told as quickly as a short one.
 const PROSE_WORDS: usize = 4096;
 
-/// Whether games read from a move list or PGN are only words that no notation reads as a move
-/// (no tags, no position given, and none of each game's first [`PROSE_WORDS`] words in move
-/// syntax, legal or not): text that is no record, where one with a mistyped move still is one.
-fn is_prose(games: &[Result<Game, ReadError>]) -> bool {
-    let prose = |game: &Game| {
+/// Whether a game read from a move list or PGN is only words that no notation reads as a move
+/// (no tags, no position given, and none of its first [`PROSE_WORDS`] words in move syntax,
+/// legal or not): text that is no record holds only such games, where one with a mistyped move
+/// still is one. (A game that could not be read at all is none.)
+fn is_prose(game: &Result<Game, ReadError>) -> bool {
+    game.as_ref().is_ok_and(|game| {
         game.tags.is_empty()
             && game.fen.is_none()
             && !game.moves.iter().take(PROSE_WORDS).any(|node| {
@@ -445,8 +464,7 @@ fn is_prose(games: &[Result<Game, ReadError>]) -> bool {
                         .as_deref()
                         .is_some_and(|text| xq_notation::parse(text).is_ok())
             })
-    };
-    !games.is_empty() && games.iter().all(|g| g.as_ref().is_ok_and(prose))
+    })
 }
 
 #[cfg(test)]
@@ -651,6 +669,19 @@ mod tests {
         let readme = "How to use these files:\n1. Install the program.\n2. Open a game.\n";
         assert_eq!(error(readme, "txt"), Some(true));
         assert_eq!(error("1. h2e2 h9g7\n", "txt"), None);
+        // Named otherwise than a record: a note quoting a move or two is a note; one that is
+        // mostly games is read (a record's name, or none, keeps the rule above).
+        let note = "# Notes\n\nThe opening h2e2 is the central cannon.\n\nIt is played often.\n\nSee the book.\n";
+        assert_eq!(error(note, "md"), Some(true));
+        assert_eq!(error(note, "txt"), None);
+        assert_eq!(
+            read(note.as_bytes(), None, ReadOptions::default())
+                .err()
+                .map(|e| e.is_not_a_record()),
+            None
+        );
+        let games = "h2e2 h9g7\n\nb0c2 b9c7\n\nSome words.\n";
+        assert_eq!(error(games, "md"), None);
         assert_eq!(error("[Event \"x\"]\n\n1. Install it.\n", "pgn"), None);
         // JSON of other programs, broken or not, is none of ours; ours, cut short, is damaged.
         assert_eq!(error("{\"name\": \"pkg\"}", "json"), Some(true));
