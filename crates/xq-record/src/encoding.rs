@@ -832,8 +832,9 @@ impl PairTable {
     /// byte that is not ASCII may start a UTF-8 character (C2–F4, then 80–BF) is kept as it is
     /// if `utf8_line` says so (given the line and where that byte stands in it, as
     /// [`TextDecoder::utf8_line`] takes them); every other line is decoded. In one pass over
-    /// the bytes (the lines are found as the ASCII between codes is copied), where telling the
-    /// lines first took a pass of its own. `None` where [`PairTable::decode`] gives none.
+    /// the bytes (a line's start is looked for only at a code that may start UTF-8, in the
+    /// ASCII since the codes before it), where telling the lines first took a pass of its own.
+    /// `None` where [`PairTable::decode`] gives none.
     fn decode_lines(&self, src: &[u8], utf8_line: impl Fn(&[u8], usize) -> bool) -> Option<String> {
         decoding_into(src.len(), |out| {
             let (mut at, mut len) = (0, 0);
@@ -883,8 +884,10 @@ impl PairTable {
         mut len: usize,
     ) -> Lines {
         const HIGH: u64 = 0x8080_8080_8080_8080;
-        // (A line start: where looking back for the line's start stops.)
-        let start = at;
+        // Where the codes met last end (`start` before any): the bytes after them, up to the
+        // next code, are ASCII, looked at once for a line end when a code that may start UTF-8
+        // comes (each byte at most once, however long the line).
+        let (start, mut scanned) = (at, at);
         while at < src.len() {
             // ASCII eight bytes at a time: copied whole, kept up to the first that is not.
             while let Some(chunk) = src.get(at..at + 8) {
@@ -907,16 +910,18 @@ impl PairTable {
             if at >= src.len() {
                 break;
             }
-            // A line whose first byte that is not ASCII may start a UTF-8 character: told by
-            // looking back over the line only at a byte that may (rare in text of these
-            // encodings, where line ends were followed before at every eight bytes; a line end
-            // is never part of a code).
+            // A line whose first byte that is not ASCII may start a UTF-8 character: told only
+            // at codes that may (where line ends were followed before at every eight ASCII
+            // bytes), by the last line end in the ASCII since the last codes (a line end is
+            // never part of a code).
             if LINES && let [0xC2..=0xF4, 0x80..=0xBF, ..] = src[at..] {
-                let line_start = src[start..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(start, |i| start + i + 1);
-                if src[line_start..at].is_ascii() {
+                // The line's first code: after a line end since the last codes, or the first
+                // codes of all.
+                let line_start = match src[scanned..at].iter().rposition(|&b| b == b'\n') {
+                    Some(i) => Some(scanned + i + 1),
+                    None => (scanned == start).then_some(start),
+                };
+                if let Some(line_start) = line_start {
                     return Lines::MayBeUtf8 {
                         start: line_start,
                         first: at,
@@ -938,6 +943,7 @@ impl PairTable {
                 len += (entry >> 24) as usize;
                 at += 2;
             }
+            scanned = at;
         }
         Lines::Done(len)
     }
@@ -1315,9 +1321,10 @@ mod tests {
         assert_eq!(Encoding::from_name("cp950"), Some(Encoding::Big5));
     }
 
-    /// A UTF-8 piece of a file whose encoding was told is checked once and taken as it is: a
-    /// byte-order mark dropped at the file's start (and counted), one starting a later line made
-    /// spaces; a piece that is not UTF-8 throughout is read line by line.
+    /// A UTF-8 piece of a file whose encoding was told is taken as it is (checked once, which
+    /// the output cannot show): a byte-order mark dropped at the file's start (and counted), one
+    /// starting a later line made spaces; a piece that is not UTF-8 throughout is read line by
+    /// line.
     #[test]
     fn valid_utf8_is_taken_as_checked() {
         let mut decoder = TextDecoder::new(Encoding::Utf8, true);
@@ -1552,7 +1559,12 @@ mod tests {
             b"a longer line of ASCII, then \xd2\xbb\n",
             b"\xd2\xbb \xd2\xbb\n",
         ];
-        let src = lines.concat();
+        let mut src = lines.concat();
+        // A long line of such codes after a first one that is not (looked over once, not back
+        // to its start at each code), then one that starts with one.
+        let long = [&b"\xa4\x40"[..], &b" \xd2\xbb".repeat(1000), b"\n"].concat();
+        src.extend(&long);
+        src.extend(b"\xd2\xbb\n");
         let offered = std::cell::RefCell::new(Vec::new());
         let got = big5.decode_lines(&src, |line, first| {
             offered.borrow_mut().push((line.to_vec(), first));
@@ -1564,7 +1576,11 @@ mod tests {
         assert_eq!(got.as_deref(), want.as_deref());
         assert_eq!(
             offered.into_inner(),
-            [(lines[2].to_vec(), 29), (lines[3].to_vec(), 0)]
+            [
+                (lines[2].to_vec(), 29),
+                (lines[3].to_vec(), 0),
+                (b"\xd2\xbb\n".to_vec(), 0)
+            ]
         );
     }
 
