@@ -405,9 +405,13 @@ impl PgnChunks<'_> {
                 out.extend_from_slice(&buf[..n]);
                 self.src.consume(n);
                 // The rest straight into `out`: a read at least as large as the reader's buffer,
-                // with that buffer empty, is not copied through it.
-                let rest = (want - out.len()) as u64;
-                (&mut self.src).take(rest).read_to_end(&mut out)?;
+                // with that buffer empty, is not copied through it. Fewer bytes than asked: the
+                // source's end (not asked again: a terminal would wait for a second end).
+                let rest = want - out.len();
+                if (&mut self.src).take(rest as u64).read_to_end(&mut out)? < rest {
+                    self.eof = true;
+                    return Ok(out);
+                }
                 continue;
             }
             if out.last() == Some(&b'\r') {
