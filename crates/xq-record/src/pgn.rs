@@ -1893,12 +1893,12 @@ fn line_space_len(bytes: &[u8]) -> usize {
 /// The longest result token, in bytes (`1/2-1/2`).
 const LONGEST_RESULT: usize = 7;
 
-/// Longer than a move number 1 glued to a move (`1.马八进七`, `1.C2.5`), in bytes: what is
-/// skipped waits for the text after a word up to this long that may start the next game.
 /// The room a game's tags are given at its first: as many as most records have (a CCPD file 11,
 /// a database export 7 to 20), one allocation where growing one at a time took three.
 const TAGS_ROOM: usize = 16;
 
+/// Longer than a move number 1 glued to a move (`1.马八进七`, `1.C2.5`), in bytes: what is
+/// skipped waits for the text after a word up to this long that may start the next game.
 const LONGEST_GLUED_MOVE_ONE: usize = 64;
 
 /// Longer than any plain result in words, in bytes (`红方获胜` is 12): what is skipped waits for

@@ -38,7 +38,8 @@ use crate::CliError;
 pub(crate) const LARGE: u64 = 4 << 20;
 /// The room a file is first read into: as much as `read_to_end` reads in its first call (the
 /// standard library's 8 KiB). Most record files are smaller (a CCPD game is about 1 KiB, an XQF
-/// file 2 KiB); larger ones grow it as `read_to_end` does.
+/// file 2 KiB); a larger one is asked its length, and given room for it (see
+/// [`read_up_to_large`]).
 const FIRST_READ: usize = 8 << 10;
 /// How many files the readers may be ahead of the sink.
 const AHEAD: usize = 512;
@@ -157,7 +158,7 @@ fn read_up_to_large(file: std::fs::File, bytes: &mut Vec<u8>) -> io::Result<bool
             .saturating_sub(bytes.len());
         bytes.reserve_exact(more + 32);
     }
-    let mut rest = file.take(LARGE + 1 - bytes.len() as u64);
+    let mut rest = file.take((LARGE + 1).saturating_sub(bytes.len() as u64));
     read_waiting(&mut rest, bytes, &mut cleared)?;
     Ok(false)
 }
