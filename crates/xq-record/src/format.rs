@@ -682,6 +682,10 @@ mod tests {
         );
         let games = "h2e2 h9g7\n\nb0c2 b9c7\n\nSome words.\n";
         assert_eq!(error(games, "md"), None);
+        // Half and half is read; one prose game more is not.
+        let half = "h2e2 h9g7\n\nSome words.\n";
+        assert_eq!(error(half, "md"), None);
+        assert_eq!(error(&format!("{half}\nMore words.\n"), "md"), Some(true));
         assert_eq!(error("[Event \"x\"]\n\n1. Install it.\n", "pgn"), None);
         // JSON of other programs, broken or not, is none of ours; ours, cut short, is damaged.
         assert_eq!(error("{\"name\": \"pkg\"}", "json"), Some(true));
