@@ -2,7 +2,7 @@
 //! 二 picks among them) and writing (which pieces need one) ask of a position. Kept apart so
 //! that `resolve` and `write` each depend on it and not on each other.
 
-use xq_core::{Color, File, Piece, Position, Role, Square};
+use xq_core::{Bitboard, Color, File, Piece, Position, Role, Square};
 
 /// Up to ten points (one file's worth), on the stack.
 #[derive(Copy, Clone, Debug)]
@@ -55,16 +55,43 @@ pub(crate) fn on_file(pos: &Position, color: Color, role: Role, file: File) -> P
     points
 }
 
+/// The files holding two or more pieces of one kind and colour, each with its pieces front to
+/// back: at most one a file, so on the stack (the common reading of a tandem word, 前炮, asks
+/// for them once a move).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Doubled {
+    len: usize,
+    files: [(File, Points); 9],
+}
+
+impl Doubled {
+    pub(crate) const EMPTY: Doubled = Doubled {
+        len: 0,
+        files: [(File::A, Points::EMPTY); 9],
+    };
+}
+
+impl std::ops::Deref for Doubled {
+    type Target = [(File, Points)];
+    fn deref(&self) -> &[(File, Points)] {
+        &self.files[..self.len]
+    }
+}
+
 /// The files holding two or more pieces of `color` and `role`, the mover's rightmost first, each
 /// with its pieces front to back.
-pub(crate) fn doubled_files(pos: &Position, color: Color, role: Role) -> Vec<(File, Points)> {
+pub(crate) fn doubled_files(pos: &Position, color: Color, role: Role) -> Doubled {
+    let mut doubled = Doubled::EMPTY;
     let pieces = pos.board().by_piece(Piece::new(color, role));
     if pieces.count() < 2 {
-        return Vec::new();
+        return doubled;
     }
-    (1..=9)
-        .filter_map(|n| File::from_number(n, color))
-        .map(|file| (file, on_file(pos, color, role, file)))
-        .filter(|(_, list)| list.len() >= 2)
-        .collect()
+    for file in (1..=9).filter_map(|n| File::from_number(n, color)) {
+        // (Counted on the board first: most files hold none or one.)
+        if (pieces & Bitboard::from_file(file)).count() >= 2 {
+            doubled.files[doubled.len] = (file, on_file(pos, color, role, file));
+            doubled.len += 1;
+        }
+    }
+    doubled
 }

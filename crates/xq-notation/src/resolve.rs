@@ -10,7 +10,7 @@ use xq_core::{Bitboard, Color, File, IllegalMove, Move, Piece, Position, Role, S
 
 use crate::{
     coords::Ranks,
-    files::{Points, doubled_files, on_file},
+    files::{Doubled, Points, doubled_files, on_file},
     syntax::{Descriptive, Direction, MoveText, Numerals, Selector, SyntaxError, System, Tandem},
     write::{self, Notation},
 };
@@ -363,24 +363,47 @@ impl Descriptive {
         self.resolve_all(pos, mode)
     }
 
-    /// The common case straight from the board: a named piece picked by its file, alone of its
-    /// kind there (one set operation), making a legal move (tested once). `None` whenever the full reading
-    /// ([`Descriptive::resolve_all`]) could answer anything else (an error, several pieces, a
-    /// departure from the standard), so that it answers those in its own words.
+    /// The common cases straight from the board: a named piece picked by its file, alone of its
+    /// kind there (one set operation), or by a position word (前, 后, 一…五, +, -) on the one
+    /// file holding several of its kind, or on the file named; making a legal move (tested
+    /// once). `None` whenever the full reading ([`Descriptive::resolve_all`]) could answer
+    /// anything else (an error, several pieces, a departure from the standard), so that it
+    /// answers those in its own words. (Only for lenient reading: strict reading looks for
+    /// departures, such as a file named for one of two pieces.)
     #[inline]
     fn resolve_named(&self, pos: &Position) -> Option<Move> {
-        let (Some(role), Selector::File(n)) = (self.role, self.selector) else {
-            return None;
-        };
+        let role = self.role?;
         let us = pos.turn();
-        let file = File::from_number(n, us)?;
-        let from =
-            (pos.board().by_piece(Piece::new(us, role)) & Bitboard::from_file(file)).single()?;
+        let from = match self.selector {
+            Selector::File(n) => {
+                let file = File::from_number(n, us)?;
+                (pos.board().by_piece(Piece::new(us, role)) & Bitboard::from_file(file)).single()?
+            }
+            Selector::Tandem(_) | Selector::TandemOnFile(..) => self.named_by_word(pos, role)?,
+        };
         let m = Move::new(
             from,
             destination(from, role, us, self.direction, self.amount)?,
         );
         pos.check_move(m).is_ok().then_some(m)
+    }
+
+    /// The piece of `role` a position word names ([`Descriptive::resolve_named`]), when it
+    /// names one: on the file named, or on the one file holding several (the full reading picks
+    /// one on each such file). (Out of line: the common reading by a file stays small.)
+    #[inline(never)]
+    fn named_by_word(&self, pos: &Position, role: Role) -> Option<Square> {
+        let us = pos.turn();
+        match self.selector {
+            Selector::Tandem(tandem) => match *doubled_files(pos, us, role) {
+                [(_, list)] => pick(&list, tandem),
+                _ => None,
+            },
+            Selector::TandemOnFile(tandem, n) => {
+                pick(&on_file(pos, us, role, File::from_number(n, us)?), tandem)
+            }
+            Selector::File(_) => None,
+        }
     }
 
     /// Every piece the text can mean, each move tested: the answer with its reasons.
@@ -408,7 +431,9 @@ impl Descriptive {
             });
         }
 
-        let mut legal = xq_core::MoveList::new();
+        // (One legal move at most for each piece selected: on the stack, as they are.)
+        let mut legal = [Move::new(Square::A0, Square::A0); 16];
+        let mut n_legal = 0;
         let mut illegal: Option<(Move, IllegalMove)> = None;
         // The first piece that cannot go, with the move it would make if there is a point.
         let mut unreachable: Option<(Square, Option<Move>)> = None;
@@ -419,7 +444,10 @@ impl Descriptive {
             };
             let m = Move::new(from, to);
             match pos.check_move(m) {
-                Ok(()) => legal.push(m),
+                Ok(()) => {
+                    legal[n_legal] = m;
+                    n_legal += 1;
+                }
                 Err(reason @ (IllegalMove::KingInCheck | IllegalMove::KingsFacing)) => {
                     illegal.get_or_insert((m, reason));
                 }
@@ -428,7 +456,7 @@ impl Descriptive {
                 }
             }
         }
-        match &legal[..] {
+        match &legal[..n_legal] {
             [m] => {
                 let m = *m;
                 if mode == Mode::Strict {
@@ -558,8 +586,8 @@ impl Descriptive {
                 }
             }
             Selector::Tandem(tandem) => {
-                for (_, list) in doubled_files(pos, us, role) {
-                    if let Some(sq) = pick(&list, tandem) {
+                for (_, list) in doubled_files(pos, us, role).iter() {
+                    if let Some(sq) = pick(list, tandem) {
                         out.push(sq);
                     }
                 }
@@ -619,8 +647,7 @@ impl Descriptive {
             Selector::Tandem(tandem) => {
                 let doubled = self
                     .role
-                    .map(|role| doubled_files(pos, us, role))
-                    .unwrap_or_default();
+                    .map_or(Doubled::EMPTY, |role| doubled_files(pos, us, role));
                 if doubled.is_empty() {
                     return format!(
                         "{} has no file with two or more {whats} for the position word (前/中/后, 一…五, +/-) to pick from",
@@ -1058,6 +1085,30 @@ mod tests {
         });
     }
 
+    /// Checks that the Chinese-style texts naming `role` by `selector` (each direction and
+    /// amount) read in `pos` as the full reading reads them, move or error, word for word; how
+    /// many the shortcut ([`Descriptive::resolve_named`]) answered.
+    fn shortcut_agrees(pos: &Position, role: Role, selector: Selector) -> usize {
+        let mut fast = 0;
+        for direction in [Direction::Advance, Direction::Retreat, Direction::Traverse] {
+            for amount in 1..=9 {
+                let d = Descriptive {
+                    system: System::Chinese,
+                    role: Some(role),
+                    selector,
+                    direction,
+                    amount,
+                    numerals: Numerals::Chinese,
+                    deviations: Deviations::default(),
+                };
+                let full = d.resolve_all(pos, Mode::Lenient);
+                assert_eq!(d.resolve(pos, Mode::Lenient), full, "{d:?} in {pos:?}");
+                fast += usize::from(d.resolve_named(pos).is_some());
+            }
+        }
+        fast
+    }
+
     /// Every Chinese-style text on the board (each role, file, direction and amount) in the
     /// positions of random games: the reading straight from the board gives what the full
     /// reading gives, move or error, word for word.
@@ -1067,26 +1118,70 @@ mod tests {
         random_positions(10, 100, |pos| {
             for role in Role::ALL {
                 for n in 1..=9 {
-                    for direction in [Direction::Advance, Direction::Retreat, Direction::Traverse] {
-                        for amount in 1..=9 {
-                            let d = Descriptive {
-                                system: System::Chinese,
-                                role: Some(role),
-                                selector: Selector::File(n),
-                                direction,
-                                amount,
-                                numerals: Numerals::Chinese,
-                                deviations: Deviations::default(),
-                            };
-                            let full = d.resolve_all(pos, Mode::Lenient);
-                            assert_eq!(d.resolve(pos, Mode::Lenient), full, "{d:?} in {pos:?}");
-                            fast += usize::from(d.resolve_named(pos).is_some());
-                        }
-                    }
+                    fast += shortcut_agrees(pos, role, Selector::File(n));
                 }
             }
         });
         // The shortcut is really taken (most legal moves are named this way).
         assert!(fast > 20_000, "{fast}");
+    }
+
+    /// The same for texts naming a piece by a position word, with a file (前兵九, 3+) or without
+    /// (前炮, 二兵, R+), in the positions of random games where the side to move has several
+    /// pieces of a kind on a file, and in positions with pawns doubled on two files (where the
+    /// word picks one on each: the shortcut is not taken): the shortcut (one file holding several,
+    /// or the file named) answers as the full reading does, and is taken.
+    #[test]
+    fn position_word_reading_agrees_with_the_full_reading() {
+        let tandems = [
+            Tandem::Front,
+            Tandem::Middle,
+            Tandem::Rear,
+            Tandem::Ordinal(1),
+            Tandem::Ordinal(2),
+            Tandem::Ordinal(3),
+            Tandem::Ordinal(5),
+            Tandem::WxfPlus,
+            Tandem::WxfMinus,
+            Tandem::WxfFirst,
+            Tandem::WxfLast,
+        ];
+        // The texts answered by the shortcut in `pos`, and its kinds on two files of several.
+        let check = |pos: &Position| {
+            let (mut fast, mut several_files) = (0, 0);
+            let us = pos.turn();
+            for role in Role::ALL {
+                let doubled = doubled_files(pos, us, role);
+                if doubled.is_empty() {
+                    continue;
+                }
+                several_files += usize::from(doubled.len() > 1);
+                let selectors =
+                    tandems.iter().flat_map(|&t| {
+                        std::iter::once(Selector::Tandem(t))
+                            .chain(doubled.iter().map(move |(file, _)| {
+                                Selector::TandemOnFile(t, file.number_for(us))
+                            }))
+                            .chain(std::iter::once(Selector::TandemOnFile(t, 5)))
+                    });
+                for selector in selectors {
+                    fast += shortcut_agrees(pos, role, selector);
+                }
+            }
+            (fast, several_files)
+        };
+        let mut random_fast = 0;
+        random_positions(40, 150, |pos| random_fast += check(pos).0);
+        let mut several_files = 0;
+        // Pawns two and two on two files, and three on one, for each side to move.
+        for fen in [
+            "3k5/9/9/9/2P3P2/2P3P2/9/9/9/4K4 w - - 0 1",
+            "3k5/9/9/2p3p2/2p3p2/9/9/9/9/4K4 b - - 0 1",
+            "3k5/9/9/2P6/2P3P2/2P3P2/9/9/9/4K4 w - - 0 1",
+        ] {
+            several_files += check(&Position::from_fen(fen).unwrap()).1;
+        }
+        assert!(random_fast > 1_000, "{random_fast}");
+        assert!(several_files >= 3, "{several_files}");
     }
 }

@@ -3,9 +3,9 @@
 //! Every form written here reads back as the same move in [`Mode::Strict`](crate::Mode::Strict)
 //! (a property test runs this over every legal move of many positions).
 
-use xq_core::{Color, File, Move, Position, Role};
+use xq_core::{Color, Move, Position, Role};
 
-use crate::files::{Points, doubled_files, on_file};
+use crate::files::{Doubled, Points, doubled_files, on_file};
 
 /// Simplified or traditional characters.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -132,7 +132,7 @@ struct Facts {
     on_file: Points,
     index: usize,
     /// Files with two or more pieces of this kind.
-    doubled: Vec<(File, Points)>,
+    doubled: Doubled,
 }
 
 fn facts(pos: &Position, m: Move) -> Option<Facts> {
@@ -151,7 +151,7 @@ fn facts(pos: &Position, m: Move) -> Option<Facts> {
     let doubled = if on_file.len() >= 2 {
         doubled_files(pos, color, piece.role)
     } else {
-        Vec::new()
+        Doubled::EMPTY
     };
     Some(Facts {
         color,
