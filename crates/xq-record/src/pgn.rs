@@ -1101,7 +1101,10 @@ impl<'a> PgnReader<'a> {
                     let mut node = Node::text(mv);
                     node.set_source_line(Some(line));
                     node.set_source_offset(Some(at));
-                    node.set_before(pending.take());
+                    // (Only when a comment waits: most moves have none.)
+                    if pending.is_some() {
+                        node.set_before(pending.take());
+                    }
                     if !marks.is_empty() {
                         node.add_glyph(marks);
                     }
