@@ -168,6 +168,9 @@ pub struct PgnReader<'a> {
     /// moves from 1 not read as a game. Handed on with the text that follows when more is
     /// needed ([`Step::More`]).
     said_before: Vec<String>,
+    /// Whether runs of plain moves are read by [`PgnReader::read_plain_run`] (always, but in
+    /// the test that compares it with the general reading).
+    plain_runs: bool,
 }
 
 impl<'a> PgnReader<'a> {
@@ -209,6 +212,7 @@ impl<'a> PgnReader<'a> {
             max_game: max_game.max(1),
             follows: None,
             said_before: Vec::new(),
+            plain_runs: true,
         }
     }
 
@@ -879,6 +883,12 @@ impl<'a> PgnReader<'a> {
         // heading: see `heading_words`).
         let mut numbered = false;
         loop {
+            if self.plain_runs
+                && pending.is_none()
+                && let [main] = stack.as_mut_slice()
+            {
+                self.read_plain_run(main, &mut numbered);
+            }
             self.skip_space();
             // The byte only: every character the movetext treats apart is ASCII (a token is
             // read whole by `read_token`).
@@ -1142,6 +1152,52 @@ impl<'a> PgnReader<'a> {
             append_comment(&mut game.comment, comment);
         }
         Ok(())
+    }
+
+    /// Reads on, on the main line with no comment waiting, the moves and move numbers that the
+    /// loop of [`PgnReader::read_movetext`] would read as plain ones ([`plain_token`]): each
+    /// after ASCII spaces, and followed by one within the game's window. It stops before the
+    /// first token that is anything else (a comment, a variation, a result, a move number 1,
+    /// which may start another game, words that may be a result, a move with marks, a token
+    /// the window may cut), leaving it to that loop, as it leaves the spaces before it. The
+    /// lines passed and the moves kept are what that loop's would be (a test compares the two
+    /// on every cut of many texts); it only does without the loop's dispatch for each token,
+    /// which cost more than the reading itself. (What it looks at needs no noting: the loop
+    /// looks on from where it stops, past every byte it read.)
+    #[inline(never)]
+    fn read_plain_run(&mut self, main: &mut Vec<Node>, numbered: &mut bool) {
+        let bytes = &self.text.as_bytes()[..self.end];
+        let (mut pos, mut line) = (self.pos, self.line);
+        loop {
+            let mut start = pos;
+            let mut lines = 0;
+            while let Some(&b) = bytes.get(start).filter(|b| b.is_ascii_whitespace()) {
+                lines += u32::from(b == b'\n');
+                start += 1;
+            }
+            let Some((len, kind)) = plain_token(&bytes[start..]) else {
+                break;
+            };
+            let end = start + len;
+            match kind {
+                Plain::Number => *numbered = true,
+                Plain::Move => {
+                    let Some(token) = self.text.get(start..end) else {
+                        break;
+                    };
+                    if may_be_outcome_word(token) {
+                        break;
+                    }
+                    let mut node = Node::text(token);
+                    node.set_source_line(Some(line + lines));
+                    node.set_source_offset(Some(start));
+                    main.push(node);
+                }
+            }
+            line += lines;
+            pos = end;
+        }
+        (self.pos, self.line) = (pos, line);
     }
 
     /// Reads the comments that follow a game's result on its line (`1-0 {time forfeit}`): the
@@ -2224,6 +2280,64 @@ const fn ends_token(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'[' | b']')
 }
 
+/// What a plain token is ([`plain_token`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Plain {
+    /// A move number other than 1 (`12.`, `12...`): no move.
+    Number,
+    /// A move: Chinese characters (full-width and ASCII digits among them), or ASCII letters,
+    /// digits and `.+-=` after a letter (WXF, ICCS).
+    Move,
+}
+
+/// The length and kind of the plain token `bytes` start with, if they start with one followed
+/// by an ASCII space: one that [`PgnReader::read_movetext`]'s loop reads as a move number other
+/// than 1, or as a move with nothing around it (no result, no glyph, no mark, no word that may be
+/// a result: that is for the caller to tell of a move in Chinese, the one kind that may be one).
+/// Anything else, and a token not followed by a space (the text may go on), is `None`.
+#[inline(always)]
+fn plain_token(bytes: &[u8]) -> Option<(usize, Plain)> {
+    let first = *bytes.first()?;
+    let (len, kind) = match first {
+        // Digits then dots, not a move number 1 (`1.`, which may start another game).
+        b'0'..=b'9' => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
+            if dots == 0 || bytes.starts_with(b"1.") {
+                return None;
+            }
+            (digits + dots, Plain::Number)
+        }
+        b'A'..=b'Z' | b'a'..=b'z' => {
+            let len = bytes
+                .iter()
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-' | b'=')
+                })
+                .count();
+            (len, Plain::Move)
+        }
+        // Chinese characters (leads E4–E9, three bytes each in valid UTF-8), full-width digits
+        // (EF BC 90–99) and ASCII digits, a Chinese character first.
+        0xE4..=0xE9 => {
+            let mut at = 0;
+            loop {
+                match bytes[at..] {
+                    [0xE4..=0xE9, _, _, ..] | [0xEF, 0xBC, 0x90..=0x99, ..] => at += 3,
+                    [b'0'..=b'9', ..] => at += 1,
+                    _ => break,
+                }
+            }
+            (at, Plain::Move)
+        }
+        _ => return None,
+    };
+    bytes
+        .get(len)
+        .is_some_and(u8::is_ascii_whitespace)
+        .then_some((len, kind))
+}
+
 /// Whether `token` is only the dots of a black continuation (`...`, `…`), no move.
 fn continuation_dots(token: &str) -> bool {
     matches!(token.as_bytes().first(), Some(b'.' | 0xE2))
@@ -2436,6 +2550,127 @@ impl Iterator for PgnReader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each step of reading `text` (whole if `complete`, else as a piece that may go on), with
+    /// the reader's place, line and what it looked at after it; runs of plain moves read by the
+    /// quick loop or not.
+    fn steps(text: &str, complete: bool, plain_runs: bool) -> Vec<String> {
+        let mut reader = PgnReader::resume(text, 1, 0, Skip::None, true, MAX_GAME);
+        reader.plain_runs = plain_runs;
+        let mut out = Vec::new();
+        loop {
+            let step = reader.step(complete);
+            let last = !matches!(step, Step::Game(_));
+            out.push(format!(
+                "{step:?} at {} line {} seen {}",
+                reader.pos, reader.line, reader.seen
+            ));
+            if last {
+                return out;
+            }
+        }
+    }
+
+    /// The quick reading of runs of plain moves reads what the general loop reads: the same
+    /// games (moves, their lines and offsets, what is said), errors, and steps (where each
+    /// stops, whether the text's end was looked at), on every cut of texts made of plain tokens
+    /// and of everything that stops a run (results, words that may be one, move numbers 1,
+    /// comments, variations, glyphs, marks, other spaces, tags), glued or spaced in every way.
+    #[test]
+    fn plain_runs_read_as_the_general_loop() {
+        // (The first 24 are mostly plain, and what a heading may be: words before move 1.)
+        const TOKENS: [&str; 53] = [
+            "2.",
+            "12.",
+            "10.",
+            "3...",
+            "0.",
+            "1.",
+            "1...",
+            "1.炮二平五",
+            "12.炮二平五",
+            "炮二平五",
+            "马８进７",
+            "车1平2",
+            "前炮进２",
+            "兵七进一",
+            "炮",
+            "帅五平六",
+            "h2e2",
+            "C2.5",
+            "H8+7",
+            "R1=2",
+            "e",
+            "第二局",
+            "Game",
+            "44.3",
+            "9",
+            "h2e2?",
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "*",
+            "红胜",
+            "和棋",
+            "黑负",
+            "双方不变作和",
+            "{a comment}",
+            "{a\n[Event \"x\"]\n}",
+            ";a line\n",
+            "(",
+            ")",
+            "$14",
+            "!?",
+            "炮二平五!",
+            "炮二平五！",
+            "炮二平五？",
+            "…",
+            "、",
+            "\u{3000}",
+            "[Event \"g\"]\n",
+            "\n%escape\n",
+            "Ｅ",
+            "\u{feff}",
+            "炮二平五\u{3000}",
+            "马８进７}",
+        ];
+        const SPACES: [&str; 8] = [" ", " ", " ", "\n", "\r\n", "\t", "\n\n", ""];
+        let mut rng = xq_core::testing::XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut cuts = 0;
+        for _ in 0..400 {
+            let mut text = String::new();
+            for _ in 0..1 + rng.next() % 3 {
+                if rng.next().is_multiple_of(2) {
+                    text.push_str("[Event \"t\"]\n[Result \"*\"]\n\n");
+                }
+                for _ in 0..rng.next() % 24 {
+                    // Mostly plain tokens, so that runs are long.
+                    let token = if rng.next().is_multiple_of(3) {
+                        rng.pick(&TOKENS).unwrap_or_default()
+                    } else {
+                        rng.pick(&TOKENS[..24]).unwrap_or_default()
+                    };
+                    text.push_str(token);
+                    text.push_str(rng.pick(&SPACES).unwrap_or_default());
+                }
+            }
+            assert_eq!(
+                steps(&text, true, true),
+                steps(&text, true, false),
+                "{text:?}"
+            );
+            for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let piece = &text[..cut];
+                assert_eq!(
+                    steps(piece, false, true),
+                    steps(piece, false, false),
+                    "{piece:?}"
+                );
+                cuts += 1;
+            }
+        }
+        assert!(cuts > 20_000, "{cuts}");
+    }
 
     #[test]
     fn unicode_spaces_are_exactly_the_white_space_characters() {
