@@ -2301,12 +2301,18 @@ fn plain_token(bytes: &[u8]) -> Option<(usize, Plain)> {
     let (len, kind) = match first {
         // Digits then dots, not a move number 1 (`1.`, which may start another game).
         b'0'..=b'9' => {
-            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-            let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
-            if dots == 0 || bytes.starts_with(b"1.") {
+            let mut at = 1;
+            while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+            let digits = at;
+            while bytes.get(at) == Some(&b'.') {
+                at += 1;
+            }
+            if at == digits || bytes.starts_with(b"1.") {
                 return None;
             }
-            (digits + dots, Plain::Number)
+            (at, Plain::Number)
         }
         b'A'..=b'Z' | b'a'..=b'z' => {
             let len = bytes
@@ -2321,12 +2327,17 @@ fn plain_token(bytes: &[u8]) -> Option<(usize, Plain)> {
         // (EF BC 90–99) and ASCII digits, a Chinese character first.
         0xE4..=0xE9 => {
             let mut at = 0;
-            loop {
-                match bytes[at..] {
-                    [0xE4..=0xE9, _, _, ..] | [0xEF, 0xBC, 0x90..=0x99, ..] => at += 3,
-                    [b'0'..=b'9', ..] => at += 1,
+            while let Some(&b) = bytes.get(at) {
+                at += match b {
+                    0xE4..=0xE9 => 3,
+                    b'0'..=b'9' => 1,
+                    0xEF if bytes.get(at + 1) == Some(&0xBC)
+                        && bytes.get(at + 2).is_some_and(|b| (0x90..=0x99).contains(b)) =>
+                    {
+                        3
+                    }
                     _ => break,
-                }
+                };
             }
             (at, Plain::Move)
         }
