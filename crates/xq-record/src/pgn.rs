@@ -538,7 +538,7 @@ impl<'a> PgnReader<'a> {
         let name_len = bytes
             .get(1..)?
             .iter()
-            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+            .position(|&b| TAG_BYTES[usize::from(b)] & NAME == 0)?;
         let [b' ', b'"', after_quote @ ..] = &bytes[1 + name_len..] else {
             return None;
         };
@@ -547,7 +547,7 @@ impl<'a> PgnReader<'a> {
         }
         let value_len = after_quote
             .iter()
-            .position(|&b| matches!(b, b'"' | b'\\' | b']' | b'[' | b'\n' | b'\r'))?;
+            .position(|&b| TAG_BYTES[usize::from(b)] & ENDS_VALUE != 0)?;
         let [b'"', b']', line_rest @ ..] = &after_quote[value_len..] else {
             return None;
         };
@@ -1948,6 +1948,29 @@ fn line_space_len(bytes: &[u8]) -> usize {
         Some(_) => 0,
     }
 }
+
+/// What each byte is to a plain tag ([`PgnReader::plain_tag`]), by a look-up (the test of
+/// each byte of every tag line): [`NAME`], [`ENDS_VALUE`].
+const TAG_BYTES: [u8; 256] = {
+    let mut class = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            class[b] |= NAME;
+        }
+        if matches!(c, b'"' | b'\\' | b']' | b'[' | b'\n' | b'\r') {
+            class[b] |= ENDS_VALUE;
+        }
+        b += 1;
+    }
+    class
+};
+/// A byte of a plain tag's name: an ASCII letter or digit, or `_`.
+const NAME: u8 = 1;
+/// A byte that ends a plain tag's value, or makes it no plain one: a quote, a backslash, a
+/// bracket, a line end.
+const ENDS_VALUE: u8 = 2;
 
 /// The longest result token, in bytes (`1/2-1/2`).
 const LONGEST_RESULT: usize = 7;
