@@ -226,6 +226,31 @@ fn a_bad_move_in_a_record_shows_a_caret() {
     std::fs::write(&gbk, encoding_rs::GBK.encode(&text).0).unwrap();
     let gbk = gbk.to_str().unwrap();
     assert_eq!(format!("{}{}", shown(gbk, "5"), shown(gbk, "7")), out);
+    // A UTF-8 copy with a byte-order mark (its places are counted in the file, which holds the
+    // mark before the text): the same lines and carets, for each game and for all of them at
+    // once (each place found on from the last).
+    let bom = dir.path().join("bom.pgn");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    let bom = bom.to_str().unwrap();
+    assert_eq!(format!("{}{}", shown(bom, "5"), shown(bom, "7")), out);
+    // (The lines shown and their carets: the heading lines give byte offsets, 3 more here.)
+    let validated = |p: &str| {
+        let run = xq(&["validate", p]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let shown: Vec<String> = run
+            .stdout
+            .lines()
+            .filter(|line| line.starts_with(' '))
+            .map(str::to_owned)
+            .collect();
+        shown
+    };
+    let lines = validated(path);
+    assert!(
+        lines.iter().filter(|l| l.contains("^ here")).count() >= 5,
+        "{lines:?}"
+    );
+    assert_eq!(validated(bom), lines);
     insta::assert_snapshot!(out);
 }
 

@@ -189,8 +189,40 @@ pub fn detect(bytes: &[u8]) -> Encoding {
         [0xFE, 0xFF, ..] => return Encoding::Utf16Be,
         _ => {}
     }
-    // UTF-16 without a mark: half the bytes of ASCII-heavy text are zero (which is also valid
-    // UTF-8, so this comes first; text records have no zero bytes otherwise).
+    if let Some(utf16) = utf16_by_zeros(bytes) {
+        return utf16;
+    }
+    // Valid UTF-8, or valid but for a character cut at the end (a head cut in a long line) after
+    // other UTF-8 characters.
+    if utf8_so_far(bytes).is_some_and(|valid| valid == bytes.len() || !bytes[..valid].is_ascii()) {
+        return Encoding::Utf8;
+    }
+    gbk_or_big5(bytes)
+}
+
+/// `bytes` decoded, in `given` or else in the encoding [`detect`] tells, and that encoding: what
+/// [`decode`] gives in it. Bytes that are UTF-8 (and not UTF-16 by their zeros) are checked once,
+/// where telling the encoding and decoding checked them each.
+pub fn decode_detected(bytes: &[u8], given: Option<Encoding>) -> (Encoding, Cow<'_, str>) {
+    if matches!(given, None | Some(Encoding::Utf8)) {
+        // (A mark is UTF-8's, and dropped; without one, zeros may tell UTF-16 first.)
+        let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
+        let utf8 = given.is_some() || body.len() < bytes.len() || utf16_by_zeros(bytes).is_none();
+        if let Some(text) = utf8
+            .then(|| simdutf8::basic::from_utf8(body).ok())
+            .flatten()
+        {
+            return (Encoding::Utf8, Cow::Borrowed(text));
+        }
+    }
+    let encoding = given.unwrap_or_else(|| detect(bytes));
+    (encoding, decode(bytes, encoding))
+}
+
+/// UTF-16 without a mark, told by its zero bytes (half the bytes of ASCII-heavy text), if
+/// `bytes` start so: zeros are valid UTF-8 too, so this is told first (text records have no
+/// zero bytes otherwise).
+fn utf16_by_zeros(bytes: &[u8]) -> Option<Encoding> {
     let sample = &bytes[..bytes.len().min(4096)];
     // Counted only when there are any: one quick search (the memchr crate's, vectorised, a
     // fraction of the standard library's) spares text records two passes.
@@ -208,17 +240,12 @@ pub fn detect(bytes: &[u8]) -> Encoding {
         (0, 0)
     };
     if sample.len() >= 8 && zeros_odd * 4 > sample.len() / 2 {
-        return Encoding::Utf16Le;
+        return Some(Encoding::Utf16Le);
     }
     if sample.len() >= 8 && zeros_even * 4 > sample.len() / 2 {
-        return Encoding::Utf16Be;
+        return Some(Encoding::Utf16Be);
     }
-    // Valid UTF-8, or valid but for a character cut at the end (a head cut in a long line) after
-    // other UTF-8 characters.
-    if utf8_so_far(bytes).is_some_and(|valid| valid == bytes.len() || !bytes[..valid].is_ascii()) {
-        return Encoding::Utf8;
-    }
-    gbk_or_big5(bytes)
+    None
 }
 
 /// Whether `bytes`, text in one of the two double-byte encodings of Chinese, are GBK or Big5 (GBK
@@ -1319,6 +1346,51 @@ mod tests {
         assert_eq!(detect(&utf16[2..]), Encoding::Utf16Le, "without the mark");
         assert_eq!(Encoding::from_name("GB2312"), Some(Encoding::Gbk));
         assert_eq!(Encoding::from_name("cp950"), Some(Encoding::Big5));
+    }
+
+    /// Decoding with the encoding told at once gives what telling it, then decoding, gives: for
+    /// UTF-8 with and without a mark (and a second mark), UTF-16 with and without one, ASCII with
+    /// zeros, GBK, Big5, bytes that are no UTF-8, nothing; told or given.
+    #[test]
+    fn decoding_as_detected_is_detecting_then_decoding() {
+        let text = "[Event \"象棋\"]\n1. 炮二平五 马８进７ *\n";
+        let mut inputs: Vec<Vec<u8>> = vec![
+            text.as_bytes().to_vec(),
+            format!("\u{feff}{text}").into_bytes(),
+            format!("\u{feff}\u{feff}{text}").into_bytes(),
+            b"[Event \"x\"]\n".to_vec(),
+            encode(text, Encoding::Utf16Le).into_owned(),
+            encode(text, Encoding::Utf16Be).into_owned(),
+            b"a\0b\0c\0d\0e\0f\0g\0h\0".to_vec(),
+            b"\0a\0b\0c\0d\0e\0f\0g\0h".to_vec(),
+            b"ab\0cdefghij".to_vec(),
+            encode(text, Encoding::Gbk).into_owned(),
+            encode(text, Encoding::Big5).into_owned(),
+            b"\xEF\xBB\xBF\xFF ok".to_vec(),
+            b"\xFF\xFEa\0".to_vec(),
+            Vec::new(),
+        ];
+        let utf16_without_mark = inputs[4][2..].to_vec();
+        inputs.push(utf16_without_mark);
+        let mut quick = 0;
+        for bytes in &inputs {
+            for given in [
+                None,
+                Some(Encoding::Utf8),
+                Some(Encoding::Gbk),
+                Some(Encoding::Utf16Le),
+            ] {
+                let encoding = given.unwrap_or_else(|| detect(bytes));
+                let (told, decoded) = decode_detected(bytes, given);
+                assert_eq!(
+                    (told, decoded.as_ref()),
+                    (encoding, decode(bytes, encoding).as_ref()),
+                    "{bytes:?} {given:?}"
+                );
+                quick += usize::from(matches!(decoded, Cow::Borrowed(_)));
+            }
+        }
+        assert!(quick >= 8, "{quick}");
     }
 
     /// A UTF-8 piece of a file whose encoding was told is taken as it is (checked once, which

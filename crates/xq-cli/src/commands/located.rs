@@ -1,6 +1,7 @@
 //! Record errors shown where they are: the line of the file, with a caret under the place.
 
 use std::{
+    borrow::Cow,
     cell::RefCell,
     ops::Range,
     path::{Path, PathBuf},
@@ -177,6 +178,10 @@ struct Shown {
     bytes: Vec<u8>,
     enc: Encoding,
     text: String,
+    /// Where the text starts in the file when it is the file's bytes as they are from there (a
+    /// UTF-8 file after its mark; a lone CR made a LF is one byte still): then a place's bytes
+    /// are counted, not decoded again.
+    verbatim_from: Option<usize>,
     /// The last place found: a byte offset of the file, where it is in `text`, and how many
     /// line ends `text` has before it.
     cursor: (usize, usize, usize),
@@ -205,14 +210,28 @@ fn with_place<R>(
                 return None;
             }
             let bytes = std::fs::read(path).ok()?;
-            let enc = options.encoding.unwrap_or_else(|| encoding::detect(&bytes));
-            let text = encoding::end_lines_at_lone_crs(encoding::decode(&bytes, enc).into_owned());
+            // (Told and decoded in one pass over UTF-8.)
+            let (enc, decoded) = encoding::decode_detected(&bytes, options.encoding);
+            // (Borrowed text is the file's bytes from some place to their end.)
+            let verbatim_from = match &decoded {
+                Cow::Borrowed(text)
+                    if std::ptr::eq(
+                        text.as_bytes().as_ptr_range().end,
+                        bytes.as_ptr_range().end,
+                    ) =>
+                {
+                    bytes.len().checked_sub(text.len())
+                }
+                _ => None,
+            };
+            let text = encoding::end_lines_at_lone_crs(decoded.into_owned());
             *shown = Some(Shown {
                 path: path.to_path_buf(),
                 encoding: options.encoding,
                 bytes,
                 enc,
                 text,
+                verbatim_from,
                 cursor: (0, 0, 0),
             });
         }
@@ -232,10 +251,13 @@ fn with_place<R>(
         if offset < done || (done > 0 && bom_like(&s.bytes[done..offset])) {
             (done, at, lines) = (0, 0, 0);
         }
-        let next = floor(
-            &s.text,
-            at + encoding::decode(&s.bytes[done..offset], s.enc).len(),
-        );
+        let decoded_len = match s.verbatim_from {
+            // (From the file's start, its mark is not in the text.)
+            Some(mark) if done == 0 => offset.saturating_sub(mark),
+            Some(_) => offset - done,
+            None => encoding::decode(&s.bytes[done..offset], s.enc).len(),
+        };
+        let next = floor(&s.text, at + decoded_len);
         lines += s.text[at..next].matches('\n').count();
         s.cursor = (offset, next, lines);
         Some(f(&s.text, next, lines + 1))
