@@ -212,13 +212,17 @@ fn with_place<R>(
             let bytes = std::fs::read(path).ok()?;
             // (Told and decoded in one pass over UTF-8.)
             let (enc, decoded) = encoding::decode_detected(&bytes, options.encoding);
-            // (Borrowed text is the file's bytes from some place to their end.)
+            // (Borrowed text is the file's bytes from some place to their end; only UTF-8's is
+            // taken so: in another encoding given, which a UTF-8 mark overrides for the whole
+            // file, decoding from a later place does not sniff the mark again, and places are
+            // found as that decoding finds them.)
             let verbatim_from = match &decoded {
                 Cow::Borrowed(text)
-                    if std::ptr::eq(
-                        text.as_bytes().as_ptr_range().end,
-                        bytes.as_ptr_range().end,
-                    ) =>
+                    if enc == Encoding::Utf8
+                        && std::ptr::eq(
+                            text.as_bytes().as_ptr_range().end,
+                            bytes.as_ptr_range().end,
+                        ) =>
                 {
                     bytes.len().checked_sub(text.len())
                 }
