@@ -1175,7 +1175,7 @@ impl<'a> PgnReader<'a> {
                 lines += u32::from(b == b'\n');
                 start += 1;
             }
-            let Some((len, kind)) = plain_token(bytes.get(start..).unwrap_or_default()) else {
+            let Some((len, kind)) = bytes.get(start..).and_then(plain_token) else {
                 break;
             };
             let end = start + len;
