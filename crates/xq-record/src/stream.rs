@@ -194,12 +194,12 @@ impl<'r> GameStream<'r> {
             .rposition(|&b| b == b'\n')
             .map_or(head.len(), |i| i + 1);
         let binary = format::is_binary(&head);
-        let encoding = (!binary).then(|| {
-            options
-                .encoding
-                .unwrap_or_else(|| encoding::detect(&head[..cut]))
-        });
-        let text = encoding.map(|enc| encoding::decode(&head[..cut], enc));
+        let (encoding, text) = if binary {
+            (None, None)
+        } else {
+            let (enc, text) = encoding::decode_detected(&head[..cut], options.encoding);
+            (Some(enc), Some(text))
+        };
         let format = match options.format {
             Some(format) => format,
             None => {
