@@ -500,6 +500,24 @@ impl Descriptive {
         }
     }
 
+    /// Whether strict reading refuses this text for `us` whatever the position: it departs
+    /// from the standard in itself ([`Deviations`]), or it is Chinese notation written with the
+    /// other side's numerals. (When this is false, a given position may still give strict
+    /// reading its own reasons, such as a file named for one of two rooks.)
+    pub fn refused_strictly_for(&self, us: Color) -> bool {
+        !self.deviations.is_empty() || self.numerals_of_the_other_side(us)
+    }
+
+    /// Whether this is Chinese notation written with the numerals of the side other than `us`
+    /// (digits for Red, 一…九 for Black).
+    fn numerals_of_the_other_side(&self, us: Color) -> bool {
+        self.system == System::Chinese
+            && matches!(
+                (self.numerals, us),
+                (Numerals::Digits, Color::Red) | (Numerals::Chinese, Color::Black)
+            )
+    }
+
     /// Everything in this text that strict mode refuses, in words.
     fn departures(&self, us: Color, file_for_tandem: Option<(usize, Role)>) -> Vec<String> {
         let mut reasons: Vec<String> = self
@@ -508,19 +526,14 @@ impl Descriptive {
             .into_iter()
             .map(str::to_owned)
             .collect();
-        if self.system == System::Chinese {
-            match (self.numerals, us) {
-                (Numerals::Digits, Color::Red) => {
-                    reasons.push(
-                        "Red's files and steps are written in Chinese numerals (一…九)".to_owned(),
-                    );
+        if self.numerals_of_the_other_side(us) {
+            reasons.push(
+                match us {
+                    Color::Red => "Red's files and steps are written in Chinese numerals (一…九)",
+                    Color::Black => "Black's files and steps are written in digits (１…９)",
                 }
-                (Numerals::Chinese, Color::Black) => {
-                    reasons
-                        .push("Black's files and steps are written in digits (１…９)".to_owned());
-                }
-                _ => {}
-            }
+                .to_owned(),
+            );
         }
         if let (Some((count, role)), Selector::File(n)) = (file_for_tandem, self.selector) {
             reasons.push(format!(
@@ -1084,6 +1097,73 @@ mod tests {
                 }
             }
         });
+    }
+
+    /// What `refused_strictly_for` promises: for every legal move of random games, written in
+    /// Chinese and WXF and then given the other side's numerals, numerals of no side, or each
+    /// departure, a text it says is refused for the side to move is refused by strict reading
+    /// there. And it says so of the other side's numerals and of every departure, never of the
+    /// standard text.
+    #[test]
+    fn a_text_refused_for_a_side_is_refused_in_every_position() {
+        let notations = [
+            Notation::Chinese(write::ChineseStyle::default()),
+            Notation::Wxf,
+        ];
+        let mut refused = 0;
+        random_positions(8, 80, |pos| {
+            let us = pos.turn();
+            for &m in pos.legal_moves().iter() {
+                for notation in notations {
+                    let text = write::write(pos, m, notation);
+                    let Ok(MoveText::Descriptive(d)) = crate::syntax::parse(&text) else {
+                        panic!("{text} does not read as a Chinese or WXF move");
+                    };
+                    assert!(!d.refused_strictly_for(us), "{text} in {pos:?}");
+                    let mut variants = vec![];
+                    if d.system == System::Chinese {
+                        let theirs = match us {
+                            Color::Red => Numerals::Digits,
+                            Color::Black => Numerals::Chinese,
+                        };
+                        let other_side = Descriptive {
+                            numerals: theirs,
+                            ..d
+                        };
+                        assert!(other_side.refused_strictly_for(us), "{other_side:?}");
+                        variants.push(other_side);
+                        variants.push(Descriptive {
+                            numerals: Numerals::Other,
+                            ..d
+                        });
+                    }
+                    for departure in [
+                        Deviations::PIECELESS,
+                        Deviations::SIGN_FIRST,
+                        Deviations::NO_DIRECTION,
+                        Deviations::LOWER_CASE,
+                        Deviations::XQBASE_WXF,
+                        Deviations::INDEX_FILE,
+                        Deviations::FINANCIAL,
+                        Deviations::MIXED_NUMERALS,
+                    ] {
+                        let departing = Descriptive {
+                            deviations: d.deviations.union(departure),
+                            ..d
+                        };
+                        assert!(departing.refused_strictly_for(us), "{departing:?}");
+                        variants.push(departing);
+                    }
+                    for v in variants {
+                        if v.refused_strictly_for(us) {
+                            refused += 1;
+                            assert!(v.resolve(pos, Mode::Strict).is_err(), "{v:?} in {pos:?}");
+                        }
+                    }
+                }
+            }
+        });
+        assert!(refused > 10_000, "{refused}");
     }
 
     /// Checks that the Chinese-style texts naming `role` by `selector` (each direction and

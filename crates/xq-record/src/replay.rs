@@ -364,7 +364,10 @@ fn written_for_the_other_side(node: &Node, pos: &Position, reader: &mut Reader) 
     else {
         return false;
     };
-    text.resolve(pos, Mode::Strict).is_err()
+    // (Most records write the side to move's numerals: then strict reading refuses the text
+    // for the other side whatever the position, and neither position need be read.)
+    !text.refused_strictly_for(pos.turn().other())
+        && text.resolve(pos, Mode::Strict).is_err()
         && other_side_to_move(pos)
             .is_some_and(|flipped| text.resolve(&flipped, Mode::Strict).is_ok())
 }
