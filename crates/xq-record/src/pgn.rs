@@ -2351,15 +2351,16 @@ fn plain_token(bytes: &[u8]) -> Option<(usize, Plain)> {
         0xE4..=0xE9 => {
             let mut at = 0;
             while let Some(&b) = bytes.get(at) {
-                at += match b {
-                    0xE4..=0xE9 => 3,
-                    b'0'..=b'9' => 1,
-                    0xEF if bytes.get(at + 1) == Some(&0xBC)
-                        && bytes.get(at + 2).is_some_and(|b| (0x90..=0x99).contains(b)) =>
-                    {
-                        3
-                    }
-                    _ => break,
+                let step = CHINESE_MOVE_STEP[usize::from(b)];
+                at += if step > 0 {
+                    usize::from(step)
+                } else if b == 0xEF
+                    && bytes.get(at + 1) == Some(&0xBC)
+                    && bytes.get(at + 2).is_some_and(|b| (0x90..=0x99).contains(b))
+                {
+                    3
+                } else {
+                    break;
                 };
             }
             (at, Plain::Move)
@@ -2371,6 +2372,24 @@ fn plain_token(bytes: &[u8]) -> Option<(usize, Plain)> {
         .is_some_and(u8::is_ascii_whitespace)
         .then_some((len, kind))
 }
+
+/// How far a byte of a Chinese move takes [`plain_token`] when it starts a character the move
+/// may hold: 3 for a Chinese character (leads E4–E9), 1 for an ASCII digit; 0 for every other
+/// byte (a full-width digit, lead EF, is told by its next bytes). A table: one load a character
+/// where the ranges took a chain of tests.
+const CHINESE_MOVE_STEP: [u8; 256] = {
+    let mut steps = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        steps[b] = match b as u8 {
+            0xE4..=0xE9 => 3,
+            b'0'..=b'9' => 1,
+            _ => 0,
+        };
+        b += 1;
+    }
+    steps
+};
 
 /// Whether `token` is only the dots of a black continuation (`...`, `…`), no move.
 fn continuation_dots(token: &str) -> bool {
