@@ -717,9 +717,12 @@ pub struct Reader {
 /// How many sets [`Reader`]'s `recent` has (a power of two). Two tokens to a set: with one, the
 /// 1,436 distinct tokens of the CCPD sample as one PGN missed 59,588 times in 251,905 (tokens
 /// that share a slot push each other out), with two 14,733 times (worked out from the tokens
-/// and this hash), in 1,024 sets. 2,048 sets (twice the memory) halve that: the full reading ran
-/// 7,914 times instead of 15,958 (callgrind), 10 instructions a ply fewer.
-const RECENT_SETS: usize = 1 << 11;
+/// and this hash), in 1,024 sets. Each doubling halves that: the full reading ran 15,958 times
+/// with 1,024 sets, 7,914 with 2,048 and 3,840 with 4,096 (callgrind; 10, then 4 instructions a
+/// ply fewer). 4,096 sets take 256 KiB a reader; real archives have a few thousand distinct
+/// tokens. (Four tokens to a set in 1,024 sets missed as rarely, but looking through four cost
+/// more than the misses saved.)
+const RECENT_SETS: usize = 1 << 12;
 
 /// A key no token has ([`short_key`] puts a length of at most 15 in the top byte).
 const NO_KEY: u128 = u128::MAX;
