@@ -39,6 +39,11 @@ pub(crate) const CHUNK: usize = 1 << 20;
 /// hold little memory, large enough that most start at a game.
 pub(crate) const PIECE: usize = 256 << 10;
 
+/// The bytes of a piece for which room for one game is made before it is read: most games of
+/// real archives take 1 to 3 KiB (a game of 80 plies in Chinese with its tags, 1.5 KiB), so the
+/// room is mostly enough; a piece of shorter games grows it.
+const GAME_ROOM: usize = 1 << 10;
+
 /// The most a file read whole (every format but PGN in UTF-8, GBK or Big5) may hold.
 pub const MAX_WHOLE: u64 = 64 << 20;
 
@@ -843,6 +848,9 @@ impl Piece {
             follows: self.follows,
             place_moves: self.place_moves,
         };
+        // Room for the games at once (see `GAME_ROOM`), not grown by doubling, each time moving
+        // every game read so far.
+        chunks.pending.reserve(self.bytes.len() / GAME_ROOM);
         chunks.read_text();
         PieceRead {
             piece: self,
