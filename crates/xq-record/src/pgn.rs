@@ -707,7 +707,7 @@ impl<'a> PgnReader<'a> {
                     // reader may add aside): looked over once for U+FFFD here, not text by text
                     // later.
                     let read = &self.text.as_bytes()[start..self.pos.min(self.end)];
-                    game.replacement_free = memchr::memmem::find(read, REPLACEMENT).is_none();
+                    game.replacement_free = replacement_free(read);
                     Ok(game)
                 }
                 Err(e) => {
@@ -749,7 +749,7 @@ impl<'a> PgnReader<'a> {
         self.advance(len);
         let read = dhtmlxq::read_one(record, start, line).map(|mut game| {
             game.line = Some(line);
-            game.replacement_free = memchr::memmem::find(record.as_bytes(), REPLACEMENT).is_none();
+            game.replacement_free = replacement_free(record.as_bytes());
             game
         });
         Some(read.map_err(|e| e.in_game(self.game)))
@@ -1701,8 +1701,13 @@ impl<'a> PgnReader<'a> {
     }
 }
 
-/// U+FFFD in UTF-8.
-const REPLACEMENT: &[u8] = "\u{fffd}".as_bytes();
+/// Whether `bytes` hold no U+FFFD: the memchr crate's search, made once (made for each game,
+/// it cost about as much as the search).
+fn replacement_free(bytes: &[u8]) -> bool {
+    static REPLACEMENT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{fffd}"));
+    REPLACEMENT.find(bytes).is_none()
+}
 
 thread_local! {
     /// How many moves the next game's main line starts with room for, on each thread.
