@@ -501,9 +501,9 @@ impl Descriptive {
     }
 
     /// Whether strict reading refuses this text for `us` whatever the position: it departs
-    /// from the standard in itself ([`Deviations`]), or it is Chinese notation written with the
-    /// other side's numerals. (When this is false, a given position may still give strict
-    /// reading its own reasons, such as a file named for one of two rooks.)
+    /// from the standard in itself ([`Deviations`](crate::Deviations)), or it is Chinese
+    /// notation written with the other side's numerals. (When this is false, a given position
+    /// may still give strict reading its own reasons, such as a file named for one of two rooks.)
     pub fn refused_strictly_for(&self, us: Color) -> bool {
         !self.deviations.is_empty() || self.numerals_of_the_other_side(us)
     }
