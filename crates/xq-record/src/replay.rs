@@ -90,9 +90,9 @@ pub struct Replay {
     /// Moves given both as text and as coordinates that disagree, in words (the text is read).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub contradictions: Vec<String>,
-    /// The first move is written as the other side's would be (Chinese notation's numerals or
-    /// piece names), yet the FEN's side to move can play it, and it was read as that side's: the
-    /// FEN's side may be wrong.
+    /// The first move is written as the other side's would be (Chinese notation's numerals),
+    /// yet the FEN's side to move can play it, and it was read as that side's: the FEN's side
+    /// may be wrong.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub first_move_written_for_the_other_side: bool,
     /// The coordinate moves were read as UCI's, ranks 1–10 (see [`coordinate_ranks`]).
@@ -355,8 +355,8 @@ pub fn variation_path(path: &[(usize, usize)]) -> String {
 
 /// Whether `node`, a move the side to move in `pos` can play as its text is read leniently, is
 /// written as the other side's would be: in Chinese notation, with the other side's numerals
-/// (digits are Black's, 一…九 Red's) or piece names (帅仕相兵 Red's, 将士象卒 Black's), so
-/// that read strictly it fits only the other side.
+/// (digits are Black's, 一…九 Red's), so that read strictly it fits only the other side. (Piece
+/// names tell no side: strict reading takes 将 and 帅 alike, as a king.)
 #[cold]
 #[inline(never)]
 fn written_for_the_other_side(node: &Node, pos: &Position, reader: &mut Reader) -> bool {

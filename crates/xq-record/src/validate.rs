@@ -277,9 +277,9 @@ pub fn how_read(game: &Game, replayed: &Replay) -> Vec<String> {
     let mut said = replayed.contradictions.clone();
     if replayed.first_move_written_for_the_other_side {
         said.push(if game.fen.is_some() {
-            "the first move is written as the other side's would be (its numerals or piece name), but the FEN's side to move can play it, so it is read as that side's move: if the FEN gives the wrong side to move, mend it".to_owned()
+            "the first move is written as the other side's would be (its numerals: digits are Black's, 一…九 Red's), but the FEN's side to move can play it, so it is read as that side's move: if the FEN gives the wrong side to move, mend it".to_owned()
         } else {
-            "the first two moves are written as the other sides' would be (their numerals or piece names), but they can be played in turn from the standard start, Red first, so they are read so: if the record starts with Black to move, give its start position as a FEN".to_owned()
+            "the first two moves are written as the other sides' would be (their numerals: digits are Black's, 一…九 Red's), but they can be played in turn from the standard start, Red first, so they are read so: if the record starts with Black to move, give its start position as a FEN".to_owned()
         });
     }
     if replayed.side_from_first_move {
