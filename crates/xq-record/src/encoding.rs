@@ -1119,9 +1119,9 @@ fn normalise_line_starts(text: &mut String, cr_lines: bool, mark: &str, line_sta
     }
     // (The memchr crate's search, made once: vectorised more widely than the standard
     // library's, and run over every piece of every file.)
-    static MARK: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    static BOM: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{feff}"));
-    if MARK.find(text.as_bytes()).is_none() {
+    if BOM.find(text.as_bytes()).is_none() {
         if !text.is_empty() {
             *line_start = text.ends_with('\n');
         }
