@@ -710,7 +710,8 @@ pub struct Reader {
     >,
     /// The moves of short tokens read lately, two in each set, the set picked by the key
     /// ([`recent_set`]; a later token of a full set takes the older one's place): in front of
-    /// `short`, a lookup without hashing and probing (empty until the first token).
+    /// `short`, a lookup without hashing and probing. Empty until the reader has met
+    /// [`RECENT_FROM`] distinct tokens.
     recent: Vec<[(u128, MoveText); 2]>,
 }
 
@@ -720,9 +721,15 @@ pub struct Reader {
 /// and this hash), in 1,024 sets. Each doubling halves that: the full reading ran 15,958 times
 /// with 1,024 sets, 7,914 with 2,048 and 3,840 with 4,096 (callgrind; 10, then 4 instructions a
 /// ply fewer). 4,096 sets take 256 KiB a reader; real archives have a few thousand distinct
-/// tokens. (Four tokens to a set in 1,024 sets missed as rarely, but looking through four cost
-/// more than the misses saved.)
+/// tokens. (Four tokens to a set in 1,024 sets missed about as rarely, but looking through four
+/// cost more than the misses saved.)
 const RECENT_SETS: usize = 1 << 12;
+
+/// How many distinct tokens a [`Reader`] meets before it makes its `recent` cache: a reader
+/// made for a game or a call (a game has about a hundred) reads through `short` alone, and does
+/// not fill 256 KiB it would barely use. (A cache that started small and grew cost the archive
+/// reading 4 to 7 instructions a ply: its set was picked by a shift read from the reader.)
+const RECENT_FROM: usize = 256;
 
 /// A key no token has ([`short_key`] puts a length of at most 15 in the top byte).
 const NO_KEY: u128 = u128::MAX;
@@ -803,7 +810,7 @@ impl Reader {
                 }
             };
             if let Ok(m) = parsed {
-                if self.recent.is_empty() {
+                if self.recent.is_empty() && self.short.len() >= RECENT_FROM {
                     self.recent = vec![[(NO_KEY, m); 2]; RECENT_SETS];
                 }
                 if let Some(ways) = self.recent.get_mut(set) {
@@ -1026,37 +1033,80 @@ mod tests {
         assert_eq!(ReaderPool::workers(Some(0)), 1);
     }
 
+    /// The Chinese moves of every piece, file, direction and amount (of which some are no move
+    /// of the piece: 马一平九), as text: 1,458 distinct tokens.
+    fn chinese_tokens() -> impl Iterator<Item = String> {
+        let digits = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+        ["车", "马", "炮", "兵", "相", "仕"]
+            .into_iter()
+            .flat_map(move |piece| {
+                digits.into_iter().flat_map(move |from| {
+                    ["进", "退", "平"].into_iter().flat_map(move |way| {
+                        digits
+                            .into_iter()
+                            .map(move |to| format!("{piece}{from}{way}{to}"))
+                    })
+                })
+            })
+    }
+
+    /// Whether `reader` holds `text` in its recent cache.
+    fn kept(reader: &Reader, text: &str) -> bool {
+        let key = short_key(text).unwrap();
+        reader.recent(key, recent_set(key)).is_some()
+    }
+
+    /// A reader makes its recent cache once it has met [`RECENT_FROM`] distinct tokens, not
+    /// before (a reader for one game or one call does without), and reads the same either way.
+    #[test]
+    fn the_recent_cache_is_made_after_enough_tokens() {
+        let mut reader = Reader::new(Mode::Lenient);
+        let tokens: Vec<String> = chinese_tokens().take(RECENT_FROM).collect();
+        for (i, text) in tokens.iter().enumerate() {
+            assert!(reader.recent.is_empty(), "after {i} tokens");
+            assert_eq!(reader.parse(text), crate::syntax::parse(text));
+        }
+        assert_eq!(reader.recent.len(), RECENT_SETS);
+        assert!(kept(&reader, &tokens[RECENT_FROM - 1]));
+        // The tokens met before are taken into it as they come again.
+        assert!(!kept(&reader, &tokens[0]));
+        reader.parse(&tokens[0]).unwrap();
+        assert!(kept(&reader, &tokens[0]));
+    }
+
     /// Two tokens whose keys pick the same set of the recent cache both stay in it; a third
     /// takes the place of the older.
     #[test]
     fn the_recent_cache_keeps_two_tokens_a_set() {
-        let digits = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
         let mut by_set: std::collections::HashMap<usize, Vec<String>> = Default::default();
         let mut found = None;
-        'search: for piece in ["车", "马", "炮", "兵", "相", "仕"] {
-            for from in digits {
-                for way in ["进", "退", "平"] {
-                    for to in digits {
-                        let text = format!("{piece}{from}{way}{to}");
-                        let Some(key) = short_key(&text) else {
-                            continue;
-                        };
-                        let same = by_set.entry(recent_set(key)).or_default();
-                        same.push(text);
-                        if same.len() == 3 {
-                            found = Some(same.clone());
-                            break 'search;
-                        }
-                    }
-                }
+        for text in chinese_tokens() {
+            let same = by_set
+                .entry(recent_set(short_key(&text).unwrap()))
+                .or_default();
+            same.push(text);
+            if same.len() == 3 {
+                found = Some(same.clone());
+                break;
             }
         }
         let three = found.unwrap();
+        // The cache made first, by other tokens (Black's, in digits).
         let mut reader = Reader::new(Mode::Lenient);
-        let kept = |reader: &Reader, text: &str| {
-            let key = short_key(text).unwrap();
-            reader.recent(key, recent_set(key)).is_some()
+        let in_digits = |text: String| -> String {
+            text.chars()
+                .map(
+                    |c| match "一二三四五六七八九".chars().position(|n| n == c) {
+                        Some(i) => "１２３４５６７８９".chars().nth(i).unwrap_or(c),
+                        None => c,
+                    },
+                )
+                .collect()
         };
+        for text in chinese_tokens().take(RECENT_FROM).map(in_digits) {
+            reader.parse(&text).unwrap();
+        }
+        assert!(!reader.recent.is_empty());
         reader.parse(&three[0]).unwrap();
         reader.parse(&three[1]).unwrap();
         assert!(kept(&reader, &three[0]) && kept(&reader, &three[1]));
@@ -1135,10 +1185,14 @@ mod tests {
                         };
                         assert!(other_side.refused_strictly_for(us), "{other_side:?}");
                         variants.push(other_side);
-                        variants.push(Descriptive {
+                        // (Numerals of no side come with a departure in real text; alone, they
+                        // are not refused for either side.)
+                        let no_side = Descriptive {
                             numerals: Numerals::Other,
                             ..d
-                        });
+                        };
+                        assert!(!no_side.refused_strictly_for(us), "{no_side:?}");
+                        variants.push(no_side);
                     }
                     for departure in [
                         Deviations::PIECELESS,
