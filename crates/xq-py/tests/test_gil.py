@@ -32,7 +32,7 @@ def longest_pause_while(call):
 
 
 def test_validation_and_reading_release_the_gil(ccpd):
-    files = [(f, False) for f in xq.record_files(ccpd)] * 2
+    files = [(f, False) for f in xq.record_files(ccpd)] * 4
     for call in (
         lambda: _xq._validate_files(files, None, None, 1, False),
         lambda: _xq._read_files(files, None, None, 1, False),
@@ -40,6 +40,8 @@ def test_validation_and_reading_release_the_gil(ccpd):
         longest, took = longest_pause_while(call)
         # Holding the GIL would stop the loop for the whole call; released, the loop only waits
         # for the interpreter's switch interval (5 ms) and the scheduler. The call must last long
-        # enough for the two to differ (a tenth of a second is 20 switch intervals).
+        # enough for the two to differ (a tenth of a second is 20 switch intervals). (A pause of
+        # 0.15 s in a call of 0.4 s was once seen on a busy 2-core machine: the call is made
+        # longer, and half of it allowed, where holding the GIL would stop the loop for all of it.)
         assert took > 0.1, took
-        assert longest < took / 3, (longest, took)
+        assert longest < took / 2, (longest, took)
