@@ -93,7 +93,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
     let mut run = Run {
         inputs: files
             .iter()
-            .filter_map(|f| Some((file_id(&f.path)?, f.display.clone())))
+            .filter_map(|f| Some((file_id(&f.path)?, f.display().to_owned())))
             .collect(),
         written: Mutex::new(HashMap::new()),
         planned: HashMap::new(),
@@ -112,7 +112,7 @@ pub(crate) fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<ExitStatus,
             run.planned = targets
                 .iter()
                 .zip(&files)
-                .map(|(t, f)| (t.clone(), f.display.clone()))
+                .map(|(t, f)| (t.clone(), f.display().to_owned()))
                 .collect();
         }
         let workers = super::thread_pool(args.jobs)?.current_num_threads();
@@ -434,7 +434,7 @@ fn open_input<'a>(
     loaded: Option<Loaded>,
     out: &mut dyn Write,
 ) -> Result<Result<Opened<'a>, ExitStatus>, CliError> {
-    let name = &input.display;
+    let name = input.display();
     // The same reader as `validate`: the same games, encoding and errors. A file the pipeline
     // read is taken from its bytes; a large one (and any outside the pipeline) is streamed.
     let opened = match loaded {
@@ -547,7 +547,7 @@ fn convert_into(
     with_input(args, input, None, out, |games, first, out| {
         let n = sink.write_input(args, games, first);
         let games_word = if n == 1 { "game" } else { "games" };
-        writeln!(out, "{}: {n} {games_word}", input.display)?;
+        writeln!(out, "{}: {n} {games_word}", input.display())?;
         Ok(ExitStatus::Success)
     })
 }
@@ -564,7 +564,16 @@ fn convert_one(
     out: &mut dyn Write,
 ) -> Result<ExitStatus, CliError> {
     with_input(args, input, loaded, out, |games, first, out| {
-        convert_games(args, &input.display, games, first, target, to_dir, run, out)
+        convert_games(
+            args,
+            input.display(),
+            games,
+            first,
+            target,
+            to_dir,
+            run,
+            out,
+        )
     })
 }
 

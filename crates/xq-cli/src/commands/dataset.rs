@@ -232,7 +232,7 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
             let checked = validate::check_loaded(input, loaded, plan.read, reader, keep);
             let encoded = match &checked {
                 Checked::Done(FileResult::Read { games, .. }) => {
-                    Some(encode_games(&input.display, games, plan))
+                    Some(encode_games(input.display(), games, plan))
                 }
                 _ => None,
             };
@@ -241,16 +241,16 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
         |input, (checked, encoded, sha256)| {
             let input = &input;
             hashes.push(ManifestInput {
-                file: input.display.clone(),
+                file: input.display().to_owned(),
                 sha256,
             });
             match checked {
                 Checked::Large => run.large(input, plan, &readers, &pool, out)?,
                 Checked::Done(FileResult::Skipped(why)) => {
-                    writeln!(out, "{}: skipped: {}", input.display, visible(&why))?;
+                    writeln!(out, "{}: skipped: {}", input.display(), visible(&why))?;
                 }
                 Checked::Done(FileResult::Failed(failure)) => {
-                    run.failed_file(&input.display, failure, out)?;
+                    run.failed_file(input.display(), failure, out)?;
                 }
                 Checked::Done(FileResult::Read { format, games, .. }) => {
                     if games.is_empty() {
@@ -258,9 +258,9 @@ fn write_dataset(plan: &Plan<'_>, out: &mut dyn Write) -> Result<ExitStatus, Cli
                             "no_games",
                             format!("no game found in this {format} file"),
                         );
-                        return run.failed_file(&input.display, failure, out);
+                        return run.failed_file(input.display(), failure, out);
                     }
-                    run.games(&input.display, &games, out)?;
+                    run.games(input.display(), &games, out)?;
                     if let Some(encoded) = encoded {
                         run.write(encoded)?;
                     }
@@ -571,19 +571,19 @@ impl DatasetRun<'_> {
             Err(err) => {
                 return match FileResult::<Kept>::not_opened(input, &err) {
                     FileResult::Skipped(why) => {
-                        writeln!(out, "{}: skipped: {}", input.display, visible(&why))?;
+                        writeln!(out, "{}: skipped: {}", input.display(), visible(&why))?;
                         Ok(())
                     }
-                    _ => self.failed_file(&input.display, Failure::from(&err), out),
+                    _ => self.failed_file(input.display(), Failure::from(&err), out),
                 };
             }
         };
         let games = pipeline::for_each_group(&mut stream, readers, pool, keep, |games, _| {
-            self.games(&input.display, &games, out)?;
+            self.games(input.display(), &games, out)?;
             let encoded: Vec<Encoding> = pool.install(|| {
                 games
                     .par_chunks(64)
-                    .map(|part| encode_games(&input.display, part, plan))
+                    .map(|part| encode_games(input.display(), part, plan))
                     .collect()
             });
             for e in encoded {
@@ -596,7 +596,7 @@ impl DatasetRun<'_> {
                 "no_games",
                 format!("no game found in this {} file", stream.format()),
             );
-            return self.failed_file(&input.display, failure, out);
+            return self.failed_file(input.display(), failure, out);
         }
         Ok(())
     }

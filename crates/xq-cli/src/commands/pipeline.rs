@@ -786,23 +786,14 @@ mod tests {
     }
 
     fn input(path: PathBuf) -> Input {
-        Input {
-            display: path.display().to_string(),
-            relative: path.clone(),
-            regular: std::fs::metadata(&path).is_ok_and(|meta| meta.is_file()),
-            path,
-            found: false,
-        }
+        let regular = std::fs::metadata(&path).is_ok_and(|meta| meta.is_file());
+        Input::new(path.clone(), path, false, regular)
     }
 
     /// `n` files whose contents are their indices, and one missing file at the end, as found in
     /// a directory (opened ahead, a few at a time).
     fn files(dir: &Path, n: usize) -> Vec<Input> {
-        let found = |path| Input {
-            found: true,
-            regular: true,
-            ..input(path)
-        };
+        let found = |path: PathBuf| Input::new(path.clone(), path, true, true);
         let mut files: Vec<Input> = (0..n)
             .map(|i| {
                 let path = dir.join(format!("{i}.txt"));
@@ -869,12 +860,12 @@ mod tests {
             let seen = within_a_minute(move || {
                 run_all(given, workers, |_, loaded| content(loaded))
                     .into_iter()
-                    .map(|(input, text)| (input.display, text))
+                    .map(|(input, text)| (input.display().to_owned(), text))
                     .collect::<Vec<_>>()
             });
             assert_eq!(seen.len(), n + 1);
             for (i, (display, text)) in seen.iter().enumerate().take(n) {
-                assert_eq!(display, &files[i].display);
+                assert_eq!(display, files[i].display());
                 assert_eq!(text, &i.to_string());
             }
             assert_eq!(seen[n].1, "failed");
@@ -901,12 +892,12 @@ mod tests {
             });
             run_all(rx, 2, |i, loaded| (i, content(loaded)))
                 .into_iter()
-                .map(|(input, (i, text))| (input.display, i, text))
+                .map(|(input, (i, text))| (input.display().to_owned(), i, text))
                 .collect::<Vec<_>>()
         });
         assert_eq!(seen.len(), n + 1);
         for (i, (display, index, text)) in seen.iter().enumerate().take(n) {
-            assert_eq!(display, &files[i].display);
+            assert_eq!(display, files[i].display());
             assert_eq!(*index, i);
             assert_eq!(text, &i.to_string());
         }
@@ -1017,9 +1008,10 @@ mod tests {
     /// is not ends it.
     #[test]
     fn a_share_ends_at_a_file_that_is_not_a_regular_file() {
-        let file = |name: &str, regular: bool| Input {
-            regular,
-            ..input(PathBuf::from(name))
+        let file = |name: &str, regular: bool| {
+            let mut file = input(PathBuf::from(name));
+            file.regular = regular;
+            file
         };
         let given = [
             file("a", true),

@@ -403,7 +403,7 @@ fn check_large(
         report_only,
         |games, encoding| {
             for game in &games {
-                report.game(&input.display, format, encoding, game)?;
+                report.game(input, format, encoding, game)?;
             }
             if !bar.is_hidden() {
                 bar.set_message(format!("{} games", report.summary.games));
@@ -621,10 +621,10 @@ impl<'o> Reporter<'o> {
     fn file(&mut self, input: &Input, result: FileResult) -> Result<(), CliError> {
         self.current = Some((input.path.clone(), self.options));
         match result {
-            FileResult::Failed(failure) => self.file_failure(&input.display, &failure),
+            FileResult::Failed(failure) => self.file_failure(input.display(), &failure),
             // (A row of kind `skipped` in the machine formats, as for the entries the walk
             // skips: a file found that is no record is never left out of a report.)
-            FileResult::Skipped(why) => self.skipped_entry(&input.display, &why),
+            FileResult::Skipped(why) => self.skipped_entry(input.display(), &why),
             FileResult::Read {
                 format,
                 encoding,
@@ -635,11 +635,11 @@ impl<'o> Reporter<'o> {
                 if games.is_empty() {
                     let failure =
                         Failure::whole("no_games", format!("no game found in this {format} file"));
-                    return self.file_failure(&input.display, &failure);
+                    return self.file_failure(input.display(), &failure);
                 }
                 self.summary.files += 1;
                 for game in &games {
-                    self.game(&input.display, format, encoding, game)?;
+                    self.game(input, format, encoding, game)?;
                 }
                 Ok(())
             }
@@ -648,7 +648,7 @@ impl<'o> Reporter<'o> {
 
     fn game(
         &mut self,
-        file: &str,
+        input: &Input,
         format: Format,
         encoding: Option<Encoding>,
         game: &GameReport,
@@ -663,12 +663,17 @@ impl<'o> Reporter<'o> {
             self.summary.games_with_warnings += 1;
         }
         if self.format == ReportFormat::Text {
-            return self.text_game(file, game);
+            return self.text_game(input, game);
         }
-        self.row(&ReportRow::game(file, format, encoding, game))
+        self.row(&ReportRow::game(input.display(), format, encoding, game))
     }
 
-    fn text_game(&mut self, file: &str, game: &GameReport) -> Result<(), CliError> {
+    fn text_game(&mut self, input: &Input, game: &GameReport) -> Result<(), CliError> {
+        if game.error.is_none() && game.more_errors.is_empty() && game.warnings.is_empty() {
+            // Nothing to say of it: its file's name for reports is not even made.
+            return Ok(());
+        }
+        let file = input.display();
         let number = game.game + 1;
         for failure in game.error.iter().chain(&game.more_errors) {
             match failure.ply {
@@ -831,13 +836,7 @@ mod tests {
     use super::*;
 
     fn input(name: &str) -> Input {
-        Input {
-            path: PathBuf::from(name),
-            display: name.to_owned(),
-            relative: PathBuf::from(name),
-            found: true,
-            regular: true,
-        }
+        Input::new(PathBuf::from(name), PathBuf::from(name), true, true)
     }
 
     fn skipped(name: &str) -> Checked {
