@@ -405,6 +405,15 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
     text
 }
 
+/// The search for U+FFFD, what decoding puts for bytes it cannot read (the memchr crate's, made
+/// once: made for each call, as `memchr::memmem::find` makes it, it cost about as much as
+/// searching a game).
+pub(crate) fn replacements() -> &'static memchr::memmem::Finder<'static> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{fffd}"));
+    &FINDER
+}
+
 /// Bytes decoding could not read, which the text holds as one U+FFFD: where they stand in the
 /// file (a byte offset) and how many they are, so that places after them in the text can be
 /// told in the file (U+FFFD's own length in the file's encoding is not theirs).

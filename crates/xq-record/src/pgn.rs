@@ -1701,12 +1701,9 @@ impl<'a> PgnReader<'a> {
     }
 }
 
-/// Whether `bytes` hold no U+FFFD: the memchr crate's search, made once (made for each game,
-/// it cost about as much as the search).
+/// Whether `bytes` hold no U+FFFD.
 fn replacement_free(bytes: &[u8]) -> bool {
-    static REPLACEMENT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{fffd}"));
-    REPLACEMENT.find(bytes).is_none()
+    crate::encoding::replacements().find(bytes).is_none()
 }
 
 thread_local! {

@@ -252,7 +252,7 @@ fn big5_len(text: &str) -> usize {
     let mut len = (total & 0xFFFF_FFFF) as usize;
     if total >> 32 != 0 {
         // (BD ends many a Chinese character too: the U+FFFD are counted, by memchr's search.)
-        let bad = memchr::memmem::find_iter(bytes, "\u{fffd}").count();
+        let bad = encoding::replacements().find_iter(bytes).count();
         if bad > 0 {
             len = len - 2 * bad + bad * double_byte_len('\u{fffd}', Encoding::Big5);
         }
