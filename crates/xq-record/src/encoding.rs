@@ -86,25 +86,6 @@ const TELLTALES: &str = "进進退平车車俥马馬傌炮砲包兵卒帅帥将�
 /// How many more telltale codes one encoding must find than the other to settle the question.
 const DECISIVE: usize = 24;
 
-/// A set of double-byte codes: a bit per possible pair.
-struct PairSet(Box<[u64; 1024]>);
-
-impl PairSet {
-    fn new() -> PairSet {
-        PairSet(Box::new([0; 1024]))
-    }
-
-    fn insert(&mut self, [a, b]: [u8; 2]) {
-        let i = usize::from(a) << 8 | usize::from(b);
-        self.0[i >> 6] |= 1 << (i & 63);
-    }
-
-    fn contains(&self, a: u8, b: u8) -> bool {
-        let i = usize::from(a) << 8 | usize::from(b);
-        self.0[i >> 6] >> (i & 63) & 1 == 1
-    }
-}
-
 /// The codes of the [`TELLTALES`] in GBK, as encoding_rs encodes them (a test checks them:
 /// encoding them at every start took half a million instructions, more than reading a game).
 #[rustfmt::skip]
@@ -134,26 +115,36 @@ const BIG5_CODES: [[u8; 2]; 47] = [
     [0xB3, 0xD3], [0xAD, 0x74], [0xA9, 0x4D], [0xA7, 0xBD], [0xC1, 0xC9],
 ];
 
-struct Codes {
-    gbk: PairSet,
-    big5: PairSet,
+/// Which encodings a double-byte code (lead byte 80–FF) is a telltale code of: a byte per code,
+/// [`GBK_TELLTALE`] and [`BIG5_TELLTALE`] its bits. One look-up tells a code's part in both
+/// counts, where a bit set per encoding took two.
+struct Telltales(Box<[u8; 128 * 256]>);
+
+const GBK_TELLTALE: u8 = 1;
+const BIG5_TELLTALE: u8 = 2;
+
+fn telltales() -> &'static Telltales {
+    static TELLTALES: OnceLock<Telltales> = OnceLock::new();
+    TELLTALES.get_or_init(|| {
+        let mut table = Telltales(Box::new([0; 128 * 256]));
+        for (codes, bit) in [
+            (&GBK_CODES[..], GBK_TELLTALE),
+            (&BIG5_CODES[..], BIG5_TELLTALE),
+        ] {
+            for &[lead, trail] in codes {
+                table.0[usize::from(lead & 0x7F) << 8 | usize::from(trail)] |= bit;
+            }
+        }
+        table
+    })
 }
 
-fn codes() -> &'static Codes {
-    static CODES: OnceLock<Codes> = OnceLock::new();
-    CODES.get_or_init(|| {
-        let set = |codes: &[[u8; 2]]| {
-            let mut set = PairSet::new();
-            for &code in codes {
-                set.insert(code);
-            }
-            set
-        };
-        Codes {
-            gbk: set(&GBK_CODES),
-            big5: set(&BIG5_CODES),
-        }
-    })
+impl Telltales {
+    /// The bits of the code `lead trail` (`lead` from 80).
+    #[inline(always)]
+    fn of(&self, lead: u8, trail: u8) -> u8 {
+        self.0[usize::from(lead & 0x7F) << 8 | usize::from(trail)]
+    }
 }
 
 /// How many of `bytes`, from the start, are valid UTF-8: `std::str::from_utf8`'s `valid_up_to`,
@@ -251,7 +242,7 @@ fn utf16_by_zeros(bytes: &[u8]) -> Option<Encoding> {
 /// Whether `bytes`, text in one of the two double-byte encodings of Chinese, are GBK or Big5 (GBK
 /// when they cannot tell): what [`detect`] decides for text that is not UTF-8 or UTF-16.
 pub(crate) fn gbk_or_big5(bytes: &[u8]) -> Encoding {
-    let codes = codes();
+    let telltales = telltales();
     let (mut gbk, mut big5) = (0usize, 0usize);
     let mut i = 0;
     while i + 1 < bytes.len() {
@@ -271,8 +262,9 @@ pub(crate) fn gbk_or_big5(bytes: &[u8]) -> Encoding {
             continue;
         }
         let (a, b) = (bytes[i], bytes[i + 1]);
-        gbk += usize::from(codes.gbk.contains(a, b));
-        big5 += usize::from(codes.big5.contains(a, b));
+        let bits = telltales.of(a, b);
+        gbk += usize::from(bits & GBK_TELLTALE);
+        big5 += usize::from(bits >> 1);
         i += 2;
         // Real records settle it within a line or two; stop once one side is far ahead.
         if gbk.abs_diff(big5) >= DECISIVE {
@@ -1305,6 +1297,39 @@ mod tests {
         assert_eq!(decode(&big5, Encoding::Big5), text);
         // Big5 decodes as GBK without error, into something else: the reason for counting.
         assert_ne!(decode(&big5, Encoding::Gbk), text);
+    }
+
+    /// The telltale counts decide before the characters do: on texts whose characters alone
+    /// (the tie's test) point to the other encoding. 傌 in Big5 (D8 58) is no common character
+    /// of either reading; 砲 in GBK (B3 68) reads as a common Big5 character.
+    #[test]
+    fn telltales_are_counted_for_their_own_encoding() {
+        let big5 = encode("{傌 傌 傌}\n", Encoding::Big5).into_owned();
+        let gbk = encode("{砲 砲 砲}\n", Encoding::Gbk).into_owned();
+        assert!(!big5_by_its_characters(&big5));
+        assert!(big5_by_its_characters(&gbk));
+        assert_eq!(detect(&big5), Encoding::Big5);
+        assert_eq!(detect(&gbk), Encoding::Gbk);
+        // Each code counts for the encodings it is a telltale of, and no other.
+        let telltales = telltales();
+        for (codes, bit) in [
+            (&GBK_CODES[..], GBK_TELLTALE),
+            (&BIG5_CODES[..], BIG5_TELLTALE),
+        ] {
+            for &[lead, trail] in codes {
+                assert_ne!(telltales.of(lead, trail) & bit, 0, "{lead:x} {trail:x}");
+            }
+        }
+        let both = GBK_CODES.iter().filter(|c| BIG5_CODES.contains(c)).count();
+        let marked = (0x80..=0xFF_u8)
+            .flat_map(|lead| (0..=0xFF_u8).map(move |trail| (lead, trail)))
+            .map(|(lead, trail)| telltales.of(lead, trail).count_ones() as usize)
+            .sum::<usize>();
+        assert_eq!(
+            marked,
+            GBK_CODES.len() + BIG5_CODES.len(),
+            "{both} codes of both"
+        );
     }
 
     /// Short texts without a character of the notation (tags of names only): told by which
