@@ -53,15 +53,21 @@ impl Format {
 
     /// The format an extension usually means.
     pub fn from_extension(ext: &str) -> Option<Format> {
-        Some(match ext.to_ascii_lowercase().as_str() {
-            "pgn" => Format::Pgn,
-            "xqf" => Format::Xqf,
-            "cbr" => Format::Cbr,
-            "cbl" => Format::Cbl,
-            "cbf" => Format::Cbf,
-            "json" => Format::Json,
-            "txt" => Format::Txt,
-            "html" | "htm" | "ubb" => Format::Dhtmlxq,
+        // Lowered in place, not into a new string (asked three times for every file of a
+        // directory): every extension known is of at most four bytes.
+        let mut lower = [0; 4];
+        let lower = lower.get_mut(..ext.len())?;
+        lower.copy_from_slice(ext.as_bytes());
+        lower.make_ascii_lowercase();
+        Some(match &*lower {
+            b"pgn" => Format::Pgn,
+            b"xqf" => Format::Xqf,
+            b"cbr" => Format::Cbr,
+            b"cbl" => Format::Cbl,
+            b"cbf" => Format::Cbf,
+            b"json" => Format::Json,
+            b"txt" => Format::Txt,
+            b"html" | b"htm" | b"ubb" => Format::Dhtmlxq,
             _ => return None,
         })
     }
@@ -473,6 +479,42 @@ mod tests {
 
     fn sniffed(text: &str, extension: Option<&str>) -> Format {
         sniff(text.as_bytes(), extension, Some(text))
+    }
+
+    /// Extensions are told in any case; others (longer, shorter, beyond ASCII) are none.
+    #[test]
+    fn extensions_are_told_in_any_case() {
+        let formats = [
+            Format::Pgn,
+            Format::Xqf,
+            Format::Cbr,
+            Format::Cbl,
+            Format::Cbf,
+            Format::Json,
+            Format::Txt,
+        ];
+        // (DhtmlXQ is written as `.txt`, which is read as a move list first.)
+        for format in formats {
+            let ext = format.extension();
+            assert_eq!(Format::from_extension(ext), Some(format), "{ext}");
+            assert_eq!(Format::from_extension(&ext.to_uppercase()), Some(format));
+        }
+        for (ext, told) in [
+            ("Html", Some(Format::Dhtmlxq)),
+            ("HTM", Some(Format::Dhtmlxq)),
+            ("uBb", Some(Format::Dhtmlxq)),
+            ("PgN", Some(Format::Pgn)),
+            ("", None),
+            ("pg", None),
+            ("pgnx", None),
+            ("jsonl", None),
+            ("json5", None),
+            ("ｐｇｎ", None),
+            ("棋", None),
+            ("txt\0", None),
+        ] {
+            assert_eq!(Format::from_extension(ext), told, "{ext:?}");
+        }
     }
 
     const TAGS: &str = "[Event \"x\"]\n[Red \"A\"]\n\n";
