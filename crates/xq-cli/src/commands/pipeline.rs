@@ -22,7 +22,7 @@
 //! replayed on a rayon pool ([`for_each_group`]).
 
 use std::{
-    collections::{BTreeMap, VecDeque},
+    collections::VecDeque,
     io::{self, Read},
     path::Path,
     sync::{Condvar, Mutex, PoisonError, TryLockError, mpsc},
@@ -602,7 +602,11 @@ fn for_each_file_holding<T: Send>(
             });
         }
         drop(done_tx);
-        let mut held = BTreeMap::new();
+        // The results that came before their turn: slot `k` holds file `written + k`'s (a ring,
+        // where a map ordered by index moved its large entries about on every insertion and
+        // removal). Every file's result comes once, after every file written, so its slot is
+        // never before the ring's start; the ring spans at most the files in flight.
+        let mut held: VecDeque<Option<(Input, T)>> = VecDeque::new();
         let mut written = 0;
         let result = loop {
             // Every worker gone: every file was worked on (or one panicked, which the scope
@@ -610,15 +614,19 @@ fn for_each_file_holding<T: Send>(
             let Ok(results) = done_rx.recv() else {
                 break Ok(());
             };
-            held.extend(
-                results
-                    .into_iter()
-                    .map(|(i, input, result)| (i, (input, result))),
-            );
+            for (i, input, result) in results {
+                let slot = i - written;
+                if held.len() <= slot {
+                    held.resize_with(slot + 1, || None);
+                }
+                held[slot] = Some((input, result));
+            }
             let mut step = || -> Result<(), CliError> {
-                while let Some((input, result)) = held.remove(&written) {
-                    sink(input, result)?;
-                    written += 1;
+                while held.front().is_some_and(Option::is_some) {
+                    if let Some(Some((input, result))) = held.pop_front() {
+                        sink(input, result)?;
+                        written += 1;
+                    }
                 }
                 Ok(())
             };
