@@ -70,6 +70,22 @@ fn extension_in(path: &Path, list: &[&str]) -> bool {
         .is_some_and(|e| list.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
+/// [`extension_in`] for the name of an entry of a directory listing (never `.` nor `..`, never
+/// holding a separator), told from its bytes as [`Path::extension`] tells it: what follows its
+/// last dot, unless that dot starts the name. (Parsing the name as a path took about 400
+/// instructions, for every file of a directory.)
+fn name_extension_in(name: &std::ffi::OsStr, list: &[&str]) -> bool {
+    let name = name.as_encoded_bytes();
+    name.iter()
+        .rposition(|&b| b == b'.')
+        .filter(|&dot| dot > 0)
+        .is_some_and(|dot| {
+            let extension = &name[dot + 1..];
+            list.iter()
+                .any(|x| x.as_bytes().eq_ignore_ascii_case(extension))
+        })
+}
+
 /// A path argument that cannot be used.
 #[derive(Debug)]
 pub(crate) struct Missing {
@@ -228,12 +244,12 @@ impl Walker<'_> {
         listed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         for (name, entry) in listed {
             let path = entry.path();
+            let named_like_a_record = name_extension_in(&name, RECORD_EXTENSIONS);
             let relative = relative.join(name);
             // The entry's type comes with the listing; only a link needs a look at its target.
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
-            let named_like_a_record = extension_in(&path, RECORD_EXTENSIONS);
             if kind.is_dir() {
                 self.walk(&path, &relative);
             } else if kind.is_file() {
@@ -286,6 +302,53 @@ impl Walker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A listing's name has the extension that the path of that name has, for names of every
+    /// shape: no dot, a leading dot, a trailing dot, several dots, case, bytes beyond ASCII.
+    #[test]
+    fn a_names_extension_is_its_paths() {
+        let names = [
+            "a.pgn",
+            "A.PGN",
+            "a.Pgn",
+            ".pgn",
+            "..pgn",
+            "a..pgn",
+            "a.",
+            "a",
+            "pgn",
+            ".a.pgn",
+            "a.pgn.",
+            "a.tar.pgn",
+            "a.pgnx",
+            "a.pg",
+            "棋.pgn",
+            "a.棋",
+            "a.txt",
+            "a.HTML",
+            ".",
+            "a. pgn",
+            "a.pgn ",
+            "a.json",
+            "a.ubb",
+            "a.xqf",
+            "...",
+            "a.b.c",
+        ];
+        for name in names {
+            for list in [RECORD_EXTENSIONS, SHARED_EXTENSIONS] {
+                assert_eq!(
+                    name_extension_in(std::ffi::OsStr::new(name), list),
+                    extension_in(Path::new(name), list),
+                    "{name:?}"
+                );
+            }
+        }
+        // Names that are records, and names that are not.
+        assert!(name_extension_in("a.PGN".as_ref(), RECORD_EXTENSIONS));
+        assert!(!name_extension_in(".pgn".as_ref(), RECORD_EXTENSIONS));
+        assert!(!name_extension_in("a.pgnx".as_ref(), RECORD_EXTENSIONS));
+    }
 
     /// A named path's `regular` is what its metadata says (a FIFO named is no regular file, and
     /// is never opened ahead of its turn); a file found in a directory was a regular file when

@@ -371,7 +371,8 @@ fn check_bytes<G>(
     // further on.)
     let (format, encoding, not_games) =
         (stream.format(), stream.encoding(), stream.not_games().len());
-    if input.may_not_be_a_record() && games.is_empty() {
+    // (The cheap test first: the extension is looked at only for a file without games.)
+    if games.is_empty() && input.may_not_be_a_record() {
         return Checked::Done(FileResult::Skipped("no game record in it".to_owned()));
     }
     Checked::Done(FileResult::Read {
